@@ -1,0 +1,23 @@
+"""Sidekicks: a desktop home for local ACP coding agents.
+
+`from app import Sidekicks` gives the headless composition root (no window): the same services
+the desktop window hands to pywebview, usable from tests, benchmarks and scripts.
+"""
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from app.sidekicks import Sidekicks
+
+__all__ = ["Sidekicks", "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    # Imported lazily so that `python -m app --version` and the built-in agents start fast.
+    if name == "Sidekicks":
+        from app.sidekicks import Sidekicks
+
+        return Sidekicks
+    raise AttributeError(name)

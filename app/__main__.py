@@ -1,0 +1,51 @@
+"""`python -m app`: the Sidekicks desktop app (and, with --agent, a built-in agent on stdio)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import signal
+import sys
+import threading
+
+from app import __version__
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="sidekicks", description="A desktop home for local ACP coding agents."
+    )
+    parser.add_argument("--config", metavar="PATH", help="the configuration file to open")
+    parser.add_argument("--version", action="version", version=f"Sidekicks {__version__}")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    from app.core.errors import ConfigError
+    from app.sidekicks import Sidekicks
+
+    try:
+        app = Sidekicks(config=args.config).start()
+    except ConfigError as err:
+        print(f"sidekicks: {err}", file=sys.stderr)
+        return 2
+    try:
+        info = app.api.ConfigService.Current()
+        state = "valid" if info["valid"] else f"{len(info['problems'])} problem(s)"
+        created = " (created)" if info["created"] else ""
+        print(f"Sidekicks {__version__}: {info['path']}{created} [{info['source']}], {state}")
+        print("No window yet: the backend runs headless. Press Ctrl-C to quit.", flush=True)
+        stop = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        with contextlib.suppress(KeyboardInterrupt):
+            stop.wait()
+    finally:
+        app.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

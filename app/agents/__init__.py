@@ -1,0 +1,1 @@
+"""Agents: the supervisor (states, limits, idle stop), AgentService and the built-in agents."""

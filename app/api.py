@@ -1,0 +1,14 @@
+"""The object handed to pywebview as `js_api`: the services and nothing else.
+
+pywebview walks every public attribute recursively and exposes every method it finds, so this
+object has exactly the services as public attributes; everything else is private.
+"""
+
+from __future__ import annotations
+
+from app.config.service import ConfigService
+
+
+class Api:
+    def __init__(self, config: ConfigService) -> None:
+        self.ConfigService = config

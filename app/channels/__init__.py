@@ -1,0 +1,1 @@
+"""Channels: routing, turns, queues, permissions, and ChannelService."""

@@ -1,0 +1,1 @@
+"""The configuration file: model, YAML with positions, validation, watching, ConfigService."""

@@ -1,0 +1,44 @@
+"""The configuration written on first start: the demo agent, and well-known agents commented out."""
+
+DEFAULT_CONFIG = """\
+# Sidekicks configuration. Edit it from the app (Settings) or any editor: it reloads live.
+# Each agent is a local program that speaks ACP (Agent Client Protocol) on stdin/stdout.
+
+theme: system            # system | light | dark
+language: system         # system | en | fr
+
+limits:
+  maxRunningAgents: 4    # agents running at once; the least recently used idle one makes room
+  stopIdleAgentsAfter: 15m   # 90s, 15m, 2h; 0 = never
+
+agents:                  # the app shows them in this order
+  - name: demo           # used as @demo and /demo:command
+    title: Demo
+    icon: "🧪"
+    description: A built-in demo agent. Works offline, shows every kind of message.
+    builtin: demo
+
+  # Uncomment an agent to use it. Each needs its own CLI installed and signed in (or an API key).
+  # - name: claude
+  #   title: Claude Code
+  #   icon: "✳️"
+  #   command: [npx, -y, "@agentclientprotocol/claude-agent-acp"]
+  #   env: {ANTHROPIC_API_KEY: "sk-…"}
+  #   cwd: ~/code
+  # - name: codex
+  #   title: Codex
+  #   icon: "🌀"
+  #   command: [npx, -y, "@zed-industries/codex-acp"]
+  # - name: gemini
+  #   title: Gemini CLI
+  #   icon: "♊"
+  #   command: [npx, -y, "@google/gemini-cli", --experimental-acp]
+  # - name: opencode
+  #   title: opencode
+  #   icon: "⌬"
+  #   command: [opencode, acp]
+  # - name: goose
+  #   title: goose
+  #   icon: "🪿"
+  #   command: [goose, acp]
+"""

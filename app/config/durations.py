@@ -1,0 +1,35 @@
+"""Human durations: `90s`, `15m`, `2h`, `1h30m`, or a number of seconds; 0 means never."""
+
+from __future__ import annotations
+
+import re
+
+DURATION_PATTERN = r"^(0|(?=\d)(\d+h)?(\d+m)?(\d+s)?)$"
+_PART = re.compile(r"(\d+)([hms])")
+_UNITS = {"h": 3600, "m": 60, "s": 1}
+
+
+def parse_duration(value: object) -> int:
+    """Seconds in `value`; raises ValueError with a message a person understands."""
+    if isinstance(value, bool):
+        raise ValueError("must be a duration like 90s, 15m or 2h (0 means never)")
+    if isinstance(value, int):
+        if value < 0:
+            raise ValueError("must not be negative")
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if re.match(DURATION_PATTERN, text):
+            return sum(int(n) * _UNITS[u] for n, u in _PART.findall(text))
+    raise ValueError("must be a duration like 90s, 15m or 2h (0 means never)")
+
+
+def format_duration(seconds: int) -> str:
+    if seconds == 0:
+        return "0"
+    out = ""
+    for unit, size in _UNITS.items():
+        if seconds >= size:
+            out += f"{seconds // size}{unit}"
+            seconds %= size
+    return out

@@ -1,0 +1,210 @@
+"""The configuration model (DESIGN §4 Configuration). The JSON Schema is generated from it.
+
+Models are strict (no "4" for 4, no 4 for "4") so that the pydantic model and the generated JSON
+Schema accept and reject the same documents; a test proves it. Unknown keys are rejected here and
+turned into warnings by the validator, which then builds the model without them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import PydanticCustomError, core_schema
+
+from app.config.durations import DURATION_PATTERN, parse_duration
+
+BUILTIN_AGENTS = ("demo",)
+NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
+NAME_MAX = 40
+
+
+def _scalar_to_text(value: Any) -> Any:
+    # Environment values are often written bare (`PORT: 8080`, `DEBUG: true`): take them as text.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    return value
+
+
+EnvValue = Annotated[
+    str,
+    BeforeValidator(_scalar_to_text),
+    WithJsonSchema({"type": ["string", "number", "boolean"]}),
+]
+Duration = Annotated[
+    int,
+    BeforeValidator(parse_duration),
+    WithJsonSchema(
+        {
+            "description": "90s, 15m, 2h, 1h30m, or a number of seconds; 0 means never",
+            "anyOf": [
+                {"type": "integer", "minimum": 0},
+                {"type": "string", "pattern": DURATION_PATTERN},
+            ],
+        }
+    ),
+]
+NonEmpty = Annotated[str, StringConstraints(min_length=1)]
+
+_STRICT = ConfigDict(strict=True, extra="forbid", populate_by_name=True)
+
+
+class _Section(BaseModel):
+    """A mapping of the file. An empty value (`title:` with nothing after it) is refused rather
+    than read as "unset", so that the JSON Schema (which has no null) and the model agree."""
+
+    model_config = _STRICT
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_empty_values(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for key, value in data.items():
+                if value is None:
+                    raise PydanticCustomError(
+                        "empty_value",
+                        "`{key}` has no value: give it one or remove the line",
+                        {"key": key},
+                    )
+        return data
+
+
+class Limits(_Section):
+    max_running_agents: int = Field(
+        4, ge=1, alias="maxRunningAgents", description="How many agents may run at once."
+    )
+    stop_idle_agents_after: Duration = Field(
+        900,
+        alias="stopIdleAgentsAfter",
+        description="Stop an idle agent after this long (90s, 15m, 2h); 0 = never.",
+    )
+
+
+class McpServer(_Section):
+    """An MCP server handed to the agent in `session/new`: a command (stdio) or a url (http/sse)."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        json_schema_extra={"oneOf": [{"required": ["command"]}, {"required": ["url"]}]},
+    )
+
+    name: NonEmpty
+    command: NonEmpty | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, EnvValue] = Field(default_factory=dict)
+    url: NonEmpty | None = None
+    type: Literal["http", "sse"] = "http"
+    headers: dict[str, EnvValue] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _command_or_url(self) -> McpServer:
+        if (self.command is None) == (self.url is None):
+            raise PydanticCustomError(
+                "mcp_command_or_url",
+                "an MCP server needs `command` (stdio) or `url` (http, sse): one of the two",
+            )
+        return self
+
+
+class AgentDef(_Section):
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        populate_by_name=True,
+        json_schema_extra={"oneOf": [{"required": ["command"]}, {"required": ["builtin"]}]},
+    )
+
+    name: Annotated[str, StringConstraints(pattern=NAME_PATTERN, max_length=NAME_MAX)] = Field(
+        description="Used in @name and /name:command: lowercase letters, digits, - and _."
+    )
+    title: str | None = Field(None, description="Shown in the app; defaults to the name.")
+    icon: str = Field("", description="An emoji or a short text.")
+    description: str = ""
+    builtin: Literal["demo"] | None = Field(None, description="A built-in agent.")
+    command: list[NonEmpty] | None = Field(
+        None, min_length=1, description="The program and its arguments, e.g. [npx, -y, pkg]."
+    )
+    env: dict[str, EnvValue] = Field(
+        default_factory=dict, description="Added to the user's environment."
+    )
+    cwd: str | None = Field(
+        None, description="Working folder of the agent and its sessions (default: home)."
+    )
+    mcp_servers: list[McpServer] = Field(default_factory=list, alias="mcpServers")
+
+    @model_validator(mode="after")
+    def _command_or_builtin(self) -> AgentDef:
+        if self.command is not None and self.builtin is not None:
+            raise PydanticCustomError(
+                "command_or_builtin", "an agent has either `command` or `builtin`, not both"
+            )
+        if self.command is None and self.builtin is None:
+            raise PydanticCustomError(
+                "command_or_builtin",
+                "an agent needs `command` (the program to run) or `builtin` (e.g. demo)",
+            )
+        return self
+
+    @property
+    def display_title(self) -> str:
+        return self.title or self.name
+
+
+class Config(_Section):
+    model_config = ConfigDict(
+        strict=True, extra="forbid", title="Sidekicks configuration", populate_by_name=True
+    )
+
+    theme: Literal["system", "light", "dark"] = "system"
+    language: Literal["system", "en", "fr"] = "system"
+    limits: Limits = Field(default_factory=lambda: Limits.model_validate({}))
+    agents: list[AgentDef] = Field(default_factory=list, description="In the app's order.")
+
+    @field_validator("agents")
+    @classmethod
+    def _unique_names(cls, agents: list[AgentDef]) -> list[AgentDef]:
+        seen: set[str] = set()
+        for agent in agents:
+            key = agent.name.lower()
+            if key in seen:
+                raise PydanticCustomError(
+                    "duplicate_name", "two agents are named {name}", {"name": agent.name}
+                )
+            seen.add(key)
+        return agents
+
+    def agent(self, name: str) -> AgentDef | None:
+        return next((a for a in self.agents if a.name == name), None)
+
+
+class _NoNullSchema(GenerateJsonSchema):
+    # Optional fields are "absent or a value", never null (see _Section).
+    def nullable_schema(self, schema: core_schema.NullableSchema) -> JsonSchemaValue:
+        return self.generate_inner(schema["schema"])
+
+    def default_schema(self, schema: core_schema.WithDefaultSchema) -> JsonSchemaValue:
+        result = super().default_schema(schema)
+        if result.get("default", 0) is None:
+            del result["default"]
+        return result
+
+
+def json_schema() -> dict[str, Any]:
+    schema = Config.model_json_schema(
+        by_alias=True, mode="validation", schema_generator=_NoNullSchema
+    )
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema

@@ -1,0 +1,48 @@
+"""What to open at start: --config, else $SIDEKICKS_CONFIG, else the most recent existing file,
+else the default file (created on first run with the demo agent)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.config import recent
+from app.config.atomic import write_atomic
+from app.config.defaults import DEFAULT_CONFIG
+from app.config.files import absolute, read_config_text
+from app.config.store import Source
+from app.paths import default_config_path
+
+ENV_VAR = "SIDEKICKS_CONFIG"
+
+
+@dataclass
+class Startup:
+    path: Path
+    text: str
+    source: Source
+    created: bool
+
+
+def startup_config(flag: str | os.PathLike[str] | None) -> Startup:
+    """Raises ConfigError when the file named by the flag or the variable cannot be read."""
+    if flag:
+        path = absolute(flag)
+        return Startup(path, read_config_text(path), "flag", False)
+    from_env = os.environ.get(ENV_VAR)
+    if from_env:
+        path = absolute(from_env)
+        return Startup(path, read_config_text(path), "env", False)
+    for candidate in recent.recent():
+        try:
+            return Startup(Path(candidate), read_config_text(Path(candidate)), "recent", False)
+        except Exception:  # unreadable now: try the next one
+            continue
+    path = default_config_path()
+    created = False
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, DEFAULT_CONFIG)
+        created = True
+    return Startup(path, read_config_text(path), "default", created)

@@ -1,0 +1,275 @@
+"""Validation of configuration text: problems (invalid) and warnings (works, but look), each at
+the 1-based line and column of the offending key or value, in words a person understands.
+
+Never raises on any text: whatever it is given, it returns entries whose positions lie inside it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
+
+from app.config.model import NAME_MAX, Config
+from app.config.problems import Problem
+from app.config.yamldoc import clamp, key_position, node_position, parse, value_position
+from app.i18n import _
+
+
+@dataclass
+class Validation:
+    entries: list[Problem] = field(default_factory=list)
+    config: Config | None = None  # set when there is no problem (warnings allowed)
+
+    @property
+    def valid(self) -> bool:
+        return self.config is not None
+
+    @property
+    def problems(self) -> list[Problem]:
+        return [p for p in self.entries if not p.warning]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.entries if p.warning]
+
+
+def validate_text(text: str, base_dir: Path | None = None) -> Validation:
+    try:
+        return _validate(text, base_dir or Path.home())
+    except Exception as err:  # a bug here must never take the editor down with it
+        message = _("the configuration could not be checked: {error}").format(error=err)
+        return Validation([Problem(line=1, column=1, message=message)])
+
+
+def _validate(text: str, base_dir: Path) -> Validation:
+    parsed = parse(text)
+    if parsed.problem is not None:
+        return Validation([parsed.problem])
+    root, data = parsed.root, parsed.data
+    if data is None:
+        message = _("the configuration is empty: it needs at least an `agents:` list")
+        return Validation([Problem(line=1, column=1, message=message)])
+    if not isinstance(data, dict):
+        line, col = node_position(root) or (1, 1)
+        message = _("the configuration must be a mapping (keys such as `agents:` and `theme:`)")
+        return Validation([_at(text, line, col, message)])
+
+    entries: list[Problem] = []
+    entries += _duplicate_names(text, root, data)
+    entries += _environment_warnings(text, root, data, base_dir)
+    extras: list[tuple[Any, ...]] = []
+    try:
+        config: Config | None = Config.model_validate(data)
+    except ValidationError as err:
+        config = None
+        for detail in err.errors(include_url=False):
+            if detail["type"] == "duplicate_name":
+                continue  # reported above, each at its own position
+            if detail["type"] == "extra_forbidden":
+                extras.append(tuple(detail["loc"]))
+            entries.append(_from_pydantic(text, root, detail))
+
+    if config is None and not any(not e.warning for e in entries):
+        # Only unknown keys: they are warnings, the configuration works without them.
+        config = _validate_without(data, extras)
+        if config is None:
+            entries.append(Problem(line=1, column=1, message=_("the configuration is invalid")))
+    if any(not e.warning for e in entries):
+        config = None
+    entries.sort(key=lambda p: (p.line, p.column, p.warning))
+    return Validation(entries, config)
+
+
+def _validate_without(data: Any, extras: list[tuple[Any, ...]]) -> Config | None:
+    for loc in extras:
+        container = data
+        for part in loc[:-1]:
+            container = container[part]
+        container.pop(loc[-1], None)
+    try:
+        return Config.model_validate(data)
+    except ValidationError:
+        return None
+
+
+def _at(text: str, line: int, column: int, message: str, warning: bool = False) -> Problem:
+    line, column = clamp(text, line, column)
+    return Problem(line=line, column=column, message=message, warning=warning)
+
+
+def _locate(root: Any, loc: tuple[Any, ...], at_key: bool) -> tuple[tuple[int, int], str]:
+    """The position of the node `loc` names and the name of the last key on the way.
+
+    Parts of `loc` that are not in the document (pydantic's union tags, a missing key) keep the
+    position on the container, which is where a missing key belongs."""
+    node = root
+    pos = node_position(root) or (1, 1)
+    name = ""
+    last = len(loc) - 1
+    for i, part in enumerate(loc):
+        if isinstance(node, dict) and part in node:
+            found = key_position(node, part) if at_key and i == last else None
+            pos = found or value_position(node, part) or pos
+            node, name = node[part], str(part)
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            pos = value_position(node, part) or pos
+            node = node[part]
+        elif isinstance(part, str) and not part.startswith(("function-", "literal[")):
+            name = part
+    return pos, name
+
+
+def _from_pydantic(text: str, root: Any, detail: ErrorDetails) -> Problem:
+    kind = detail["type"]
+    loc = tuple(detail["loc"])
+    ctx = detail.get("ctx") or {}
+    if kind == "empty_value":
+        loc = (*loc, ctx.get("key", ""))
+    at_key = kind in ("extra_forbidden", "empty_value")
+    if kind == "command_or_builtin":
+        item = _get(root, loc)
+        if isinstance(item, dict) and "command" in item and "builtin" in item:
+            loc, at_key = (*loc, "builtin"), True
+    (line, col), name = _locate(root, loc, at_key)
+    message = _message(kind, name, detail, ctx)
+    return _at(text, line, col, message, warning=kind == "extra_forbidden")
+
+
+def _get(root: Any, loc: tuple[Any, ...]) -> Any:
+    node = root
+    for part in loc:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return node
+
+
+def _message(kind: str, name: str, detail: ErrorDetails, ctx: dict[str, Any]) -> str:
+    field = f"`{name}`" if name else _("this value")
+    simple = {
+        "missing": _("{field} is missing"),
+        "extra_forbidden": _("unknown key {field}: it is ignored"),
+        "string_type": _("{field} must be text"),
+        "int_type": _("{field} must be a whole number"),
+        "bool_type": _("{field} must be true or false"),
+        "list_type": _("{field} must be a list (lines starting with `- `)"),
+        "dict_type": _("{field} must be a mapping (`key: value` lines)"),
+        "model_type": _("{field} must be a mapping (`key: value` lines)"),
+        "model_attributes_type": _("{field} must be a mapping (`key: value` lines)"),
+        "string_too_short": _("{field} cannot be empty"),
+        "too_short": _("{field} needs at least one item"),
+    }
+    if kind in simple:
+        return simple[kind].format(field=field)
+    if kind == "literal_error":
+        return _("{field} must be one of: {expected}").format(
+            field=field, expected=ctx.get("expected", "")
+        )
+    if kind == "greater_than_equal":
+        return _("{field} must be at least {minimum}").format(field=field, minimum=ctx.get("ge"))
+    if kind == "string_too_long":
+        return _("{field} is too long (at most {count} characters)").format(
+            field=field, count=ctx.get("max_length", NAME_MAX)
+        )
+    if kind == "string_pattern_mismatch" and name == "name":
+        return _(
+            "{value} is not a valid agent name: use lowercase letters, digits, - and _, "
+            "starting with a letter or digit"
+        ).format(value=f"`{detail.get('input')}`")
+    if kind == "value_error":
+        reason = str(ctx.get("error", detail["msg"]))
+        return f"{field} {_(reason)}"
+    if kind in ("command_or_builtin", "mcp_command_or_url", "empty_value"):
+        return _translated_custom(detail)
+    return f"{field}: {detail['msg']}"
+
+
+def _translated_custom(detail: ErrorDetails) -> str:
+    # Custom errors carry an English template; translate the template, then fill it in.
+    ctx = detail.get("ctx") or {}
+    templates = {
+        "command_or_builtin": (
+            _("an agent has either `command` or `builtin`, not both")
+            if "not both" in detail["msg"]
+            else _("an agent needs `command` (the program to run) or `builtin` (e.g. demo)")
+        ),
+        "mcp_command_or_url": _(
+            "an MCP server needs `command` (stdio) or `url` (http, sse): one of the two"
+        ),
+        "empty_value": _("`{key}` has no value: give it one or remove the line"),
+    }
+    return templates[detail["type"]].format(key=ctx.get("key", ""))
+
+
+def _agents(root: Any, data: dict[str, Any]) -> list[tuple[int, Any, dict[str, Any]]]:
+    """(index, node, plain data) of each agent entry that is a mapping."""
+    agents, nodes = data.get("agents"), root.get("agents") if isinstance(root, dict) else None
+    if not isinstance(agents, list) or not isinstance(nodes, list):
+        return []
+    return [(i, nodes[i], a) for i, a in enumerate(agents) if isinstance(a, dict)]
+
+
+def _duplicate_names(text: str, root: Any, data: dict[str, Any]) -> list[Problem]:
+    out: list[Problem] = []
+    seen: dict[str, str] = {}
+    for _i, node, agent in _agents(root, data):
+        name = agent.get("name")
+        if not isinstance(name, str):
+            continue
+        first = seen.get(name.lower())
+        if first is None:
+            seen[name.lower()] = name
+            continue
+        line, col = value_position(node, "name") or node_position(node) or (1, 1)
+        message = _("an agent named {first} already exists (names ignore case)").format(
+            first=f"`{first}`"
+        )
+        out.append(_at(text, line, col, message))
+    return out
+
+
+def _environment_warnings(
+    text: str, root: Any, data: dict[str, Any], base_dir: Path
+) -> list[Problem]:
+    out: list[Problem] = []
+    for _i, node, agent in _agents(root, data):
+        cwd = agent.get("cwd")
+        cwd_path = resolve_cwd(cwd, base_dir) if isinstance(cwd, str) and cwd else None
+        if cwd_path is not None and not cwd_path.is_dir():
+            line, col = value_position(node, "cwd") or (1, 1)
+            message = _("the folder {path} does not exist").format(path=f"`{cwd_path}`")
+            out.append(_at(text, line, col, message, warning=True))
+        command = agent.get("command")
+        if isinstance(command, list) and command and isinstance(command[0], str) and command[0]:
+            env = agent.get("env")
+            env = env if isinstance(env, dict) else {}
+            path_var = str(env.get("PATH", os.environ.get("PATH", "")))
+            if find_program(command[0], cwd_path or base_dir, path_var) is None:
+                seq = node.get("command") if isinstance(node, dict) else None
+                line, col = value_position(seq, 0) or value_position(node, "command") or (1, 1)
+                message = _("{program} was not found on PATH: the agent will not start").format(
+                    program=f"`{command[0]}`"
+                )
+                out.append(_at(text, line, col, message, warning=True))
+    return out
+
+
+def resolve_cwd(cwd: str, base_dir: Path) -> Path:
+    """`~` is the home folder; a relative folder is relative to the configuration file's."""
+    path = Path(os.path.expandvars(cwd)).expanduser()
+    return path if path.is_absolute() else (base_dir / path)
+
+
+def find_program(program: str, cwd: Path, path_var: str) -> str | None:
+    program = os.path.expanduser(program)
+    if os.sep in program or (os.altsep and os.altsep in program):
+        candidate = Path(program) if os.path.isabs(program) else cwd / program
+        return str(candidate) if os.access(candidate, os.X_OK) and candidate.is_file() else None
+    return shutil.which(program, path=path_var)

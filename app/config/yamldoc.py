@@ -1,0 +1,100 @@
+"""YAML read in round-trip mode, so that every node knows its line and column."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from app.config.problems import Problem
+from app.i18n import _
+
+
+@dataclass
+class Parsed:
+    root: Any  # the ruamel node tree (CommentedMap …), or None when the text is not YAML
+    data: Any  # the same as plain Python values
+    problem: Problem | None
+
+
+def parse(text: str) -> Parsed:
+    yaml = YAML(typ="rt")
+    try:
+        root = yaml.load(text)
+    except MarkedYAMLError as err:
+        return Parsed(None, None, _syntax_problem(err, text))
+    except YAMLError as err:  # not marked: point at the start
+        return Parsed(None, None, Problem(line=1, column=1, message=_yaml_message(str(err))))
+    except (ValueError, TypeError, RecursionError) as err:
+        # ruamel raises plain errors on a few pathological inputs (deep nesting, odd anchors).
+        message = _("the file could not be read as YAML: {error}").format(error=err)
+        return Parsed(None, None, Problem(line=1, column=1, message=message))
+    return Parsed(root, to_plain(root), None)
+
+
+def _syntax_problem(err: MarkedYAMLError, text: str) -> Problem:
+    mark = err.problem_mark or err.context_mark
+    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    line, column = clamp(text, line, column)
+    what = err.problem or err.context or "syntax error"
+    context = f" ({err.context})" if err.context and err.problem else ""
+    message = _("YAML syntax error: {problem}").format(problem=f"{what}{context}")
+    return Problem(line=line, column=column, message=message)
+
+
+def _yaml_message(raw: str) -> str:
+    return _("YAML syntax error: {problem}").format(problem=raw.splitlines()[0] if raw else "?")
+
+
+def clamp(text: str, line: int, column: int) -> tuple[int, int]:
+    """Keeps a position inside the text (ruamel sometimes points one past the end)."""
+    lines = text.split("\n")
+    line = max(1, min(line, len(lines)))
+    column = max(1, min(column, len(lines[line - 1]) + 1))
+    return line, column
+
+
+def to_plain(node: Any) -> Any:
+    """ruamel's node types (CommentedMap, ScalarInt, …) as plain dict/list/str/int/float/bool."""
+    if isinstance(node, CommentedMap | dict):
+        return {str(k): to_plain(v) for k, v in node.items()}
+    if isinstance(node, CommentedSeq | list):
+        return [to_plain(v) for v in node]
+    if isinstance(node, bool) or node is None:
+        return node
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    if isinstance(node, str):
+        return str(node)
+    if isinstance(node, datetime.date | datetime.datetime):
+        return node.isoformat()
+    return str(node)
+
+
+def key_position(node: Any, key: Any) -> tuple[int, int] | None:
+    if isinstance(node, CommentedMap) and key in node:
+        line, col = node.lc.key(key)
+        return line + 1, col + 1
+    return None
+
+
+def value_position(node: Any, key: Any) -> tuple[int, int] | None:
+    if isinstance(node, CommentedMap) and key in node:
+        line, col = node.lc.value(key)
+        return line + 1, col + 1
+    if isinstance(node, CommentedSeq) and isinstance(key, int) and 0 <= key < len(node):
+        line, col = node.lc.item(key)
+        return line + 1, col + 1
+    return None
+
+
+def node_position(node: Any) -> tuple[int, int] | None:
+    if isinstance(node, CommentedMap | CommentedSeq) and node.lc.line is not None:
+        return node.lc.line + 1, node.lc.col + 1
+    return None

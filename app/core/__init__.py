@@ -1,0 +1,1 @@
+"""The core loop thread and the errors services return to the page."""

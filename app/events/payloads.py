@@ -1,0 +1,107 @@
+"""The typed payload of every event (SPEC §2, §4). `EVENT_PAYLOADS` maps name → model."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from app.agents.models import AgentState
+from app.channels.models import (
+    Channel,
+    Command,
+    Message,
+    Part,
+    PartKind,
+    PermissionOption,
+    ToolCall,
+    Usage,
+)
+from app.config.problems import Problem
+from app.events import names
+from app.wire import WireModel
+
+
+class ConfigChanged(WireModel):
+    """The file was saved or reloaded. `problems` holds problems and warnings (see `warning`)."""
+
+    path: str
+    valid: bool
+    problems: list[Problem] = Field(default_factory=list)
+
+
+class AgentStateChanged(WireModel):
+    agent: str
+    state: AgentState
+    error: str | None = None
+
+
+class AgentLog(WireModel):
+    agent: str
+    line: str
+
+
+class ChannelsChanged(WireModel):
+    channels: list[Channel]
+
+
+class MessageUpdated(WireModel):
+    channel: str
+    message: Message
+
+
+class MessageDelta(WireModel):
+    """`text` is appended to part `index` (text, thought), or `part` replaces it (tool, plan)."""
+
+    channel: str
+    message_id: str
+    index: int
+    kind: PartKind
+    text: str | None = None
+    part: Part | None = None
+
+
+class TurnChanged(WireModel):
+    channel: str
+    busy: bool
+    queued: int
+    answering: str = ""
+
+
+class PermissionRequested(WireModel):
+    id: str
+    channel: str
+    agent: str
+    message_id: str
+    tool_call: ToolCall
+    options: list[PermissionOption]
+    rejections: int = 0
+
+
+class PermissionResolved(WireModel):
+    id: str
+    channel: str
+
+
+class UsageChanged(WireModel):
+    channel: str
+    agent: str
+    usage: Usage
+
+
+class CommandsChanged(WireModel):
+    agent: str
+    commands: list[Command]
+
+
+EVENT_PAYLOADS: dict[str, type[WireModel]] = {
+    names.CONFIG_CHANGED: ConfigChanged,
+    names.AGENT_STATE: AgentStateChanged,
+    names.AGENT_LOG: AgentLog,
+    names.CHANNELS_CHANGED: ChannelsChanged,
+    names.MESSAGE_UPDATED: MessageUpdated,
+    names.MESSAGE_DELTA: MessageDelta,
+    names.TURN_CHANGED: TurnChanged,
+    names.PERMISSION_REQUESTED: PermissionRequested,
+    names.PERMISSION_RESOLVED: PermissionResolved,
+    names.USAGE_CHANGED: UsageChanged,
+    names.COMMANDS_CHANGED: CommandsChanged,
+}

@@ -1,0 +1,64 @@
+"""Where Sidekicks keeps things: the user config dir, per-config data dirs, bundled resources."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+APP_DIR_NAME = "sidekicks"
+
+
+def user_config_dir() -> Path:
+    """The platform's per-user configuration folder (SPEC §4 History, Location)."""
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support"
+    if sys.platform == "win32":
+        appdata = os.environ.get("APPDATA")
+        return Path(appdata) if appdata else Path.home() / "AppData" / "Roaming"
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    # The XDG spec says a relative value is invalid and must be ignored.
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg)
+    return Path.home() / ".config"
+
+
+def app_config_dir() -> Path:
+    """`<user config dir>/sidekicks`: the default config, recent files, window state, data."""
+    return user_config_dir() / APP_DIR_NAME
+
+
+def default_config_path() -> Path:
+    return app_config_dir() / "config.yaml"
+
+
+def recent_file_path() -> Path:
+    return app_config_dir() / "recent.json"
+
+
+def config_fingerprint(config_path: str | os.PathLike[str]) -> str:
+    """First 16 hex chars of SHA-256 of the resolved absolute path (one history per file)."""
+    resolved = str(Path(config_path).expanduser().resolve())
+    return hashlib.sha256(resolved.encode("utf-8")).hexdigest()[:16]
+
+
+def data_dir(config_path: str | os.PathLike[str]) -> Path:
+    """`<user config dir>/sidekicks/data/<fingerprint>/`, the history of one config file."""
+    return app_config_dir() / "data" / config_fingerprint(config_path)
+
+
+def is_frozen() -> bool:
+    return bool(getattr(sys, "frozen", False))
+
+
+def resource_root() -> Path:
+    """The folder holding `ui/`, `locales/`…: the repo from source, the bundle when frozen."""
+    bundle = getattr(sys, "_MEIPASS", None)
+    if is_frozen() and bundle:
+        return Path(bundle)
+    return Path(__file__).resolve().parent.parent
+
+
+def resource_path(*parts: str) -> Path:
+    return resource_root().joinpath(*parts)

@@ -1,0 +1,72 @@
+"""The headless composition root: the core loop, the stores and the services, without a window.
+
+with Sidekicks(config="path/to/config.yaml") as sk:
+    sk.api.ConfigService.Current()
+    sk.events.subscribe(lambda name, payload: ...)
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from types import TracebackType
+
+from app.api import Api
+from app.config.service import ConfigService
+from app.config.startup import startup_config
+from app.config.store import ConfigStore
+from app.core.loop import LoopThread
+from app.events.bus import EventBus
+
+log = logging.getLogger(__name__)
+
+
+class Sidekicks:
+    def __init__(self, config: str | os.PathLike[str] | None = None) -> None:
+        self._config_flag = config
+        self._core = LoopThread()
+        self.events = EventBus()
+        self._store = ConfigStore(self.events, self._core)
+        self.api = Api(ConfigService(self._store, self._core))
+        self._started = False
+
+    def start(self) -> Sidekicks:
+        """Resolves the configuration to open (raises ConfigError if it cannot be read)."""
+        startup = startup_config(self._config_flag)
+        self._core.start()
+        self._started = True
+        try:
+            self._core.call(
+                lambda: self._store.load(
+                    startup.path, startup.text, startup.source, startup.created
+                )
+            )
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    @property
+    def config_path(self) -> Path:
+        return self._store.path
+
+    def close(self) -> None:
+        if not self._started:
+            return
+        self._started = False
+        try:
+            self._core.call(self._store.close)
+        finally:
+            self._core.stop()
+
+    def __enter__(self) -> Sidekicks:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
