@@ -61,10 +61,10 @@ class ConfigStore:
         self._watcher = ConfigWatcher(path, self._changed_on_disk)
         self._watcher.start()
 
-    def _apply(self, text: str | None) -> None:
+    def _apply(self, text: str | None, unreadable: str = "") -> None:
         self._disk_text = text
-        if text is None:
-            message = _(
+        if text is None or unreadable:
+            message = unreadable or _(
                 "the file was deleted or moved; the last valid configuration stays in force"
             )
             self.validation = Validation([Problem(line=1, column=1, message=message)])
@@ -99,15 +99,24 @@ class ConfigStore:
     def reload(self) -> None:
         self._reload_handle = None
         try:
-            text: str | None = self.path.read_bytes().decode("utf-8", errors="replace")
+            raw = self.path.read_bytes()
         except FileNotFoundError:
-            text = None
+            raw = None
         except OSError as err:
             log.warning("cannot read %s: %s", self.path, err)
             return
+        text = raw.decode("utf-8", errors="replace") if raw is not None else None
         if text == self._disk_text:
             return  # our own save, or a touch that changed nothing
-        self._apply(text)
+        unreadable = ""
+        if raw is not None:
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                unreadable = _(
+                    "the file is not UTF-8 text; the last valid configuration stays in force"
+                )
+        self._apply(text, unreadable)
 
     def _stop_watching(self) -> None:
         if self._reload_handle is not None:

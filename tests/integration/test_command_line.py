@@ -1,0 +1,50 @@
+"""`python -m app`: flags, and the backend starting on a newly created default configuration."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from app import __version__
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_app(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def test_version_prints_the_version_from_pyproject() -> None:
+    result = run_app("--version", env=dict(os.environ))
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"Sidekicks {__version__}"
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert f'version = "{__version__}"' in pyproject
+
+
+def test_a_missing_config_flag_exits_with_a_clear_message(tmp_path: Path) -> None:
+    result = run_app("--config", str(tmp_path / "nope.yaml"), env=dict(os.environ))
+    assert result.returncode == 2
+    assert "nope.yaml does not exist" in result.stderr
+
+
+def test_the_app_starts_on_a_newly_created_default_config(user_config_dir: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app"],
+        cwd=ROOT, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        default = user_config_dir / "sidekicks" / "config.yaml"
+        assert f"{default} (created) [default], valid" in first
+        assert default.is_file()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
