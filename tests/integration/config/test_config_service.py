@@ -43,7 +43,8 @@ def test_first_start_creates_the_default_config_with_the_demo_agent(user_config_
         assert info["valid"] is True
         assert default.read_text(encoding="utf-8") == DEFAULT_CONFIG
         for agent in ("claude", "codex", "gemini", "opencode", "goose"):
-            assert f"#   title:" in DEFAULT_CONFIG and f"- name: {agent}" in DEFAULT_CONFIG
+            assert "#   title:" in DEFAULT_CONFIG
+            assert f"- name: {agent}" in DEFAULT_CONFIG
     with Sidekicks() as sk:
         assert sk.api.ConfigService.Current()["created"] is False
 
@@ -113,7 +114,8 @@ def test_save_of_invalid_text_returns_problems_and_leaves_the_file_untouched(
     before = config_file.read_bytes()
     problems = sk.api.ConfigService.Save("theme: purple\nagents: []\n")
     assert [(p["line"], p["column"], p["warning"]) for p in problems] == [(1, 8, False)]
-    assert "purple" not in problems[0]["message"] and "theme" in problems[0]["message"]
+    assert "purple" not in problems[0]["message"]
+    assert "theme" in problems[0]["message"]
     assert config_file.read_bytes() == before
 
 
@@ -130,7 +132,8 @@ def test_save_keeps_warnings_and_still_writes(
 def test_validate_does_not_save(app: tuple[Sidekicks, EventLog], config_file: Path) -> None:
     sk, _ = app
     entries = sk.api.ConfigService.Validate("agents:\n  - name: x\n")
-    assert entries and entries[0]["line"] == 2
+    assert entries
+    assert entries[0]["line"] == 2
     assert config_file.read_text(encoding="utf-8") == VALID
 
 
