@@ -18,11 +18,21 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--config", metavar="PATH", help="the configuration file to open")
     parser.add_argument("--version", action="version", version=f"Sidekicks {__version__}")
+    parser.add_argument(
+        "--agent",
+        metavar="NAME",
+        help="run the built-in agent NAME on stdin/stdout instead of the app (e.g. demo)",
+    )
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.agent:
+        # A built-in agent speaks ACP on stdio: nothing else may write to stdout.
+        from app.agents.builtin import run_builtin
+
+        return run_builtin(args.agent)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     from app.core.errors import ConfigError
     from app.sidekicks import Sidekicks
