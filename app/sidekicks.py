@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from types import TracebackType
 
+from app.agents.service import AgentService
+from app.agents.supervisor import Supervisor, Tuning
 from app.api import Api
 from app.config.service import ConfigService
 from app.config.startup import startup_config
@@ -20,15 +22,25 @@ from app.core.loop import LoopThread
 from app.events.bus import EventBus
 
 log = logging.getLogger(__name__)
+CLOSE_TIMEOUT = 20.0  # agents stop in parallel within ~8 s
 
 
 class Sidekicks:
-    def __init__(self, config: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, config: str | os.PathLike[str] | None = None, *, tuning: Tuning | None = None
+    ) -> None:
         self._config_flag = config
         self._core = LoopThread()
         self.events = EventBus()
         self._store = ConfigStore(self.events, self._core)
-        self.api = Api(ConfigService(self._store, self._core))
+        self._supervisor = Supervisor(self.events, tuning)
+        self._store.config_listeners.append(
+            lambda config: self._supervisor.apply_config(config, self._store.path.parent)
+        )
+        self._store.before_open.append(self._supervisor.stop_all)
+        self.api = Api(
+            AgentService(self._supervisor, self._core), ConfigService(self._store, self._core)
+        )
         self._started = False
 
     def start(self) -> Sidekicks:
@@ -55,6 +67,10 @@ class Sidekicks:
         if not self._started:
             return
         self._started = False
+        try:
+            self._core.run(self._supervisor.stop_all(), timeout=CLOSE_TIMEOUT)
+        except Exception:
+            log.exception("agents did not all stop in time")
         try:
             self._core.call(self._store.close)
         finally:

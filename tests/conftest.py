@@ -1,13 +1,18 @@
-"""Shared fixtures: every test runs with its own user config dir (never the real ~/.config)."""
+"""Shared fixtures: every test runs with its own user config dir (never the real ~/.config),
+and no test may leave a process behind."""
 
 from __future__ import annotations
 
+import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from app.i18n import set_language
+from tests.processes import MARKER, kill_all, marked_processes
+from tests.waiting import wait_for
 
 
 @pytest.fixture(autouse=True)
@@ -16,6 +21,25 @@ def user_config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     folder.mkdir()
     monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
     monkeypatch.delenv("SIDEKICKS_CONFIG", raising=False)
+    monkeypatch.setenv("SIDEKICKS_DEMO_DELAY", "0")
     set_language("en")
     yield folder
     set_language("en")
+
+
+@pytest.fixture(autouse=True)
+def no_process_left_behind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Marks the environment every process started by the test inherits; fails the test if
+    one of them is still running once the test is over (and kills it)."""
+    if not sys.platform.startswith("linux"):
+        yield
+        return
+    mark = uuid.uuid4().hex
+    monkeypatch.setenv(MARKER, mark)
+    yield
+    try:
+        wait_for(lambda: not marked_processes(mark), timeout=3, what="the test's processes to end")
+    except AssertionError:
+        left = marked_processes(mark)
+        kill_all(left)
+        pytest.fail(f"the test left processes running: {left}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import threading
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -35,6 +36,14 @@ class LoopThread:
         asyncio.set_event_loop(self._loop)
         self._loop.call_soon(self._started.set)
         self._loop.run_forever()
+
+    async def _cancel_tasks(self) -> None:
+        """Cancels what is still running (connection readers, timers) before the loop closes."""
+        current = asyncio.current_task()
+        tasks = [t for t in asyncio.all_tasks() if t is not current]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     def in_loop(self) -> bool:
         return threading.current_thread() is self._thread
@@ -70,6 +79,9 @@ class LoopThread:
     def stop(self, timeout: float = 10.0) -> None:
         if self._loop.is_closed():
             return
+        if self._thread.is_alive():
+            with contextlib.suppress(Exception):
+                self.run(self._cancel_tasks(), timeout)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout)
         if not self._thread.is_alive():

@@ -1,0 +1,166 @@
+"""Spawning and stopping agent processes (not the SDK's spawn_agent_process: see DESIGN §4 ACP).
+
+- The full user environment plus the agent's `env` (the SDK's spawn trims it: keys, LANG lost).
+- Its own process group (POSIX) or process group + tree kill (Windows), so that stopping it
+  also stops whatever it launched.
+- stdout read with a 64 MiB line limit; stderr drained continuously (StderrTail).
+- Exit is detected by polling, not `process.wait()`, which on 3.11+ also waits for the pipes to
+  close — a grandchild holding stdout open would hang it.
+- Stop: close stdin → 5 s → SIGTERM to the group → 3 s → SIGKILL to the group; and the group
+  is also ended when the agent itself exits first, so no grandchild outlives its agent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+
+from app.acp.stderr import StderrTail
+from app.i18n import _
+
+STDOUT_LIMIT = 64 * 1024 * 1024 + 1024
+POLL_SECONDS = 0.05
+
+
+class SpawnError(Exception):
+    """The process could not be launched at all (its message is for a person)."""
+
+
+class AgentProcess:
+    def __init__(self, proc: asyncio.subprocess.Process, stderr: StderrTail) -> None:
+        self.proc = proc
+        self.stderr = stderr
+        self.pid = proc.pid
+        self._drain_task: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def spawn(
+        cls,
+        command: list[str],
+        env: dict[str, str],
+        cwd: Path,
+        on_stderr_line: Callable[[str], None],
+        log_ring: deque[str] | None = None,
+    ) -> AgentProcess:
+        if not cwd.is_dir():
+            raise SpawnError(_("the folder {path} does not exist").format(path=cwd))
+        full_env = {**os.environ, **env}
+        kwargs: dict[str, object] = {}
+        if sys.platform == "win32":
+            kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
+        else:
+            kwargs["start_new_session"] = True
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *command,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=full_env,
+                cwd=str(cwd),
+                limit=STDOUT_LIMIT,
+                **kwargs,  # type: ignore[arg-type]
+            )
+        except FileNotFoundError:
+            raise SpawnError(
+                _("{program} was not found: check the agent's `command`").format(
+                    program=f"`{command[0]}`"
+                )
+            ) from None
+        except PermissionError:
+            raise SpawnError(
+                _("{program} cannot be run (permission denied)").format(program=f"`{command[0]}`")
+            ) from None
+        except OSError as err:
+            raise SpawnError(
+                _("{program} could not be started: {error}").format(
+                    program=f"`{command[0]}`", error=err.strerror or err
+                )
+            ) from None
+        agent = cls(proc, StderrTail(on_stderr_line, log_ring))
+        assert proc.stderr is not None
+        agent._drain_task = asyncio.get_running_loop().create_task(agent.stderr.drain(proc.stderr))
+        return agent
+
+    @property
+    def returncode(self) -> int | None:
+        return self.proc.returncode
+
+    def exited(self) -> bool:
+        return self.proc.returncode is not None
+
+    async def wait_exit(self, timeout: float | None = None) -> bool:
+        """Polls until the process has exited; False if `timeout` passed first."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while not self.exited():
+            if deadline is not None and loop.time() >= deadline:
+                return False
+            await asyncio.sleep(POLL_SECONDS)
+        return True
+
+    async def stderr_done(self, timeout: float = 1.0) -> None:
+        """Gives the stderr drain a moment to read what the process wrote last."""
+        if self._drain_task is not None:
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(self._drain_task), timeout)
+
+    async def stop(self, stdin_grace: float = 5.0, term_grace: float = 3.0) -> None:
+        """The SPEC's stop sequence, ending with no member of its process group alive."""
+        if self.proc.stdin is not None and not self.proc.stdin.is_closing():
+            with contextlib.suppress(Exception):
+                self.proc.stdin.close()
+        if not await self.wait_exit(stdin_grace):
+            self._signal_group(signal.SIGTERM)
+            if not await self.wait_exit(term_grace):
+                self._signal_group(signal.SIGKILL)
+                await self.wait_exit(5.0)
+        await self._end_leftovers(term_grace)
+        if self._drain_task is not None:
+            self._drain_task.cancel()
+
+    async def _end_leftovers(self, term_grace: float) -> None:
+        """The agent is gone; its children may not be. Same courtesy: TERM, wait, KILL."""
+        if not self._group_alive():
+            return
+        self._signal_group(signal.SIGTERM)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + term_grace
+        while self._group_alive() and loop.time() < deadline:
+            await asyncio.sleep(POLL_SECONDS)
+        if self._group_alive():
+            self._signal_group(signal.SIGKILL)
+
+    def kill_now(self) -> None:
+        """Last resort (the app is exiting and cannot wait): SIGKILL the whole group."""
+        self._signal_group(signal.SIGKILL)
+
+    def _group_alive(self) -> bool:
+        if sys.platform == "win32":
+            return not self.exited()
+        try:
+            os.killpg(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+
+    def _signal_group(self, sig: signal.Signals) -> None:
+        if sys.platform == "win32":
+            force = ["/F"] if sig == signal.SIGKILL else []
+            subprocess.run(
+                ["taskkill", "/T", *force, "/PID", str(self.pid)],
+                capture_output=True,
+                check=False,
+            )
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, sig)

@@ -1,0 +1,55 @@
+"""One configured agent at run time: its definition, state, process and log."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass, field
+
+from app.acp.connection import AgentConnection
+from app.acp.stderr import LOG_LINES
+from app.agents.models import AgentInfo, AgentState
+from app.config.model import AgentDef
+
+
+@dataclass
+class AgentRuntime:
+    definition: AgentDef
+    state: AgentState = "stopped"
+    error: str = ""
+    conn: AgentConnection | None = None
+    started_with: AgentDef | None = None  # the definition the running process was started from
+    users: int = 0  # conversations using it right now
+    last_used: float = 0.0
+    start_task: asyncio.Task[AgentConnection] | None = None
+    stop_after_start: bool = False
+    removed: bool = False
+    logs: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    @property
+    def running(self) -> bool:
+        return self.state in ("starting", "ready", "busy")
+
+    @property
+    def outdated(self) -> bool:
+        return (
+            self.state in ("ready", "busy")
+            and self.started_with is not None
+            and self.started_with != self.definition
+        )
+
+    def info(self) -> AgentInfo:
+        d = self.definition
+        return AgentInfo(
+            name=d.name,
+            title=d.display_title,
+            icon=d.icon,
+            description=d.description,
+            state=self.state,
+            error=self.error,
+            outdated=self.outdated,
+        )

@@ -1,0 +1,57 @@
+"""AgentService (SPEC §3), as the page calls it."""
+
+from __future__ import annotations
+
+from app.agents.models import AgentInfo
+from app.agents.supervisor import Supervisor
+from app.core.errors import UserError
+from app.core.expose import exposed
+from app.core.loop import LoopThread
+from app.i18n import _
+
+# A start waits for the handshake (30 s at most) and may first stop an idle agent (8 s at most).
+START_TIMEOUT = 45.0
+STOP_TIMEOUT = 15.0
+
+
+class AgentService:
+    def __init__(self, supervisor: Supervisor, core: LoopThread) -> None:
+        self._supervisor = supervisor
+        self._core = core
+
+    @exposed
+    def List(self) -> list[AgentInfo]:
+        """All agents, in configuration order."""
+        return self._core.call(self._supervisor.infos)
+
+    @exposed
+    def Start(self, name: str) -> AgentInfo:
+        """Starts the agent and waits until it is ready; its error otherwise."""
+        _require_name(name)
+        self._core.run(self._supervisor.start(name), timeout=START_TIMEOUT)
+        return self._core.call(lambda: self._supervisor.runtime(name).info())
+
+    @exposed
+    def Stop(self, name: str) -> AgentInfo:
+        """Stops the agent (stdin closed, 5 s, SIGTERM, 3 s, SIGKILL)."""
+        _require_name(name)
+        self._core.run(self._supervisor.stop(name), timeout=STOP_TIMEOUT)
+        return self._core.call(lambda: self._supervisor.runtime(name).info())
+
+    @exposed
+    def Restart(self, name: str) -> AgentInfo:
+        """Stops then starts the agent, applying a changed definition."""
+        _require_name(name)
+        self._core.run(self._supervisor.restart(name), timeout=START_TIMEOUT + STOP_TIMEOUT)
+        return self._core.call(lambda: self._supervisor.runtime(name).info())
+
+    @exposed
+    def Logs(self, name: str) -> list[str]:
+        """The agent's last 200 stderr lines."""
+        _require_name(name)
+        return self._core.call(lambda: self._supervisor.logs(name))
+
+
+def _require_name(name: object) -> None:
+    if not isinstance(name, str) or not name:
+        raise UserError(_("an agent name is required"))

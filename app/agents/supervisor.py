@@ -1,0 +1,298 @@
+"""The agents supervisor: SPEC §1's state machine, limits and idle stop, on the core loop.
+
+    stopped/error --start--> starting --handshake ok--> ready <--use/release--> busy
+    starting --fails/timeout/not v1--> error        ready/busy --stop--> stopped
+    ready/busy --process exits by itself--> error (never restarted automatically)
+    ready --idle for stopIdleAgentsAfter, or LRU eviction for a new start--> stopped
+    starting --stop--> stopped, once the start has finished
+
+The channel engine uses `acquire` / `release` around each answer; the UI uses `start`, `stop`,
+`restart` through AgentService. Every change of state or definition emits `agent:state`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.acp.connection import AgentConnection, AgentStartError, with_stderr
+from app.agents.builtin import builtin_command
+from app.agents.models import AgentInfo, AgentState
+from app.agents.runtime import AgentRuntime
+from app.config.model import AgentDef, Config
+from app.config.validate import resolve_cwd
+from app.core.errors import UserError
+from app.events import names
+from app.events.bus import EventBus
+from app.events.payloads import AgentLog, AgentStateChanged
+from app.i18n import _
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Tuning:
+    """Timings, injectable so tests run fast; the defaults are the SPEC's."""
+
+    idle_check_period: float = 30.0
+    stdin_grace: float = 5.0
+    term_grace: float = 3.0
+    initialize_timeout: float = 30.0
+    clock: Callable[[], float] = time.monotonic
+
+
+class Supervisor:
+    def __init__(self, bus: EventBus, tuning: Tuning | None = None) -> None:
+        self._bus = bus
+        self.tuning = tuning or Tuning()
+        self._agents: dict[str, AgentRuntime] = {}
+        self._config = Config()
+        self._config_dir = Path.home()
+        self._idle_task: asyncio.Task[None] | None = None
+        self._stop_tasks: set[asyncio.Task[None]] = set()
+
+    # ---- configuration -----------------------------------------------------------------------
+
+    def apply_config(self, config: Config, config_dir: Path) -> None:
+        """A new valid configuration: update definitions, mark `outdated`, stop removed agents."""
+        self._config, self._config_dir = config, config_dir
+        wanted = {a.name: a for a in config.agents}
+        for name, runtime in list(self._agents.items()):
+            if name not in wanted:
+                runtime.removed = True
+                del self._agents[name]
+                if runtime.running:
+                    self._spawn_stop(runtime)
+        ordered: dict[str, AgentRuntime] = {}
+        for name, definition in wanted.items():
+            existing = self._agents.get(name)
+            if existing is None:
+                ordered[name] = AgentRuntime(definition)
+                self._emit_state(ordered[name])
+                continue
+            changed = existing.definition != definition
+            existing.definition = definition
+            ordered[name] = existing
+            if changed:
+                self._emit_state(existing)
+        self._agents = ordered
+        self._ensure_idle_task()
+
+    # ---- queries -----------------------------------------------------------------------------
+
+    def infos(self) -> list[AgentInfo]:
+        return [r.info() for r in self._agents.values()]
+
+    def runtime(self, name: str) -> AgentRuntime:
+        runtime = self._agents.get(name)
+        if runtime is None:
+            raise UserError(_("there is no agent named {name}").format(name=f"`{name}`"))
+        return runtime
+
+    def logs(self, name: str) -> list[str]:
+        return list(self.runtime(name).logs)
+
+    def names(self) -> list[str]:
+        return list(self._agents)
+
+    # ---- start / stop ------------------------------------------------------------------------
+
+    async def start(self, name: str) -> AgentConnection:
+        """Starts the agent if needed and waits until it is ready (or raises UserError)."""
+        runtime = self.runtime(name)
+        if runtime.state in ("ready", "busy") and runtime.conn is not None:
+            return runtime.conn
+        if runtime.start_task is None:
+            await self._make_room(runtime)
+            if runtime.start_task is None:  # _make_room awaited: someone else may have started it
+                runtime.start_task = asyncio.get_running_loop().create_task(self._start(runtime))
+        task = runtime.start_task
+        try:
+            return await asyncio.shield(task)
+        except AgentStartError as err:
+            raise UserError(str(err)) from None
+
+    async def _start(self, runtime: AgentRuntime) -> AgentConnection:
+        definition = runtime.definition
+        runtime.error, runtime.stop_after_start = "", False
+        self._set_state(runtime, "starting")
+        conn = self._connection_for(runtime, definition)
+        try:
+            await conn.start(timeout=self.tuning.initialize_timeout)
+        except AgentStartError as err:
+            runtime.start_task = None
+            if runtime.stop_after_start or runtime.removed:
+                self._set_state(runtime, "stopped")
+            else:
+                runtime.error = str(err)
+                self._set_state(runtime, "error")
+            raise
+        except BaseException:
+            runtime.start_task = None
+            await conn.stop(0.5, 1.0)
+            self._set_state(runtime, "stopped")
+            raise
+        runtime.conn, runtime.started_with = conn, definition
+        runtime.last_used = self.tuning.clock()
+        runtime.start_task = None
+        if runtime.stop_after_start or runtime.removed:
+            await self._stop_running(runtime)
+            raise AgentStartError(_("the agent was stopped while it was starting"))
+        self._set_state(runtime, "busy" if runtime.users else "ready")
+        return conn
+
+    def _connection_for(self, runtime: AgentRuntime, definition: AgentDef) -> AgentConnection:
+        if definition.builtin is not None:
+            command, env = builtin_command(definition.builtin)
+        else:
+            command, env = list(definition.command or []), {}
+        env = {**env, **definition.env}
+        cwd = resolve_cwd(definition.cwd, self._config_dir) if definition.cwd else Path.home()
+
+        def on_log(line: str) -> None:
+            self._bus.emit(names.AGENT_LOG, AgentLog(agent=definition.name, line=line))
+
+        def on_exit(code: int | None) -> None:
+            self._crashed(runtime, conn, code)
+
+        conn = AgentConnection(
+            command, env, cwd, on_log, on_exit, definition.mcp_servers, runtime.logs
+        )
+        return conn
+
+    def _crashed(self, runtime: AgentRuntime, conn: AgentConnection, code: int | None) -> None:
+        if runtime.conn is not conn:
+            return  # an old process of this agent, already replaced
+        runtime.conn, runtime.users = None, 0
+        reason = _("the agent stopped by itself (exit code {code})").format(code=code)
+        runtime.error = with_stderr(reason, conn.stderr_tail())
+        self._set_state(runtime, "error")
+
+    async def stop(self, name: str) -> None:
+        runtime = self.runtime(name)
+        await self._stop(runtime)
+
+    async def _stop(self, runtime: AgentRuntime) -> None:
+        if runtime.start_task is not None:
+            runtime.stop_after_start = True
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.shield(runtime.start_task)
+            return
+        if runtime.state in ("ready", "busy"):
+            await self._stop_running(runtime)
+        elif runtime.state == "error":
+            runtime.error = ""
+            self._set_state(runtime, "stopped")
+
+    async def _stop_running(self, runtime: AgentRuntime) -> None:
+        conn = runtime.conn
+        runtime.conn, runtime.users = None, 0
+        if conn is not None:
+            await conn.stop(self.tuning.stdin_grace, self.tuning.term_grace)
+        runtime.error = ""
+        self._set_state(runtime, "stopped")
+
+    async def restart(self, name: str) -> AgentConnection:
+        await self.stop(name)
+        return await self.start(name)
+
+    def _spawn_stop(self, runtime: AgentRuntime) -> None:
+        task = asyncio.get_running_loop().create_task(self._stop(runtime))
+        self._stop_tasks.add(task)
+        task.add_done_callback(self._stop_tasks.discard)
+
+    async def stop_all(self) -> None:
+        """Stops every agent in parallel (closing the app takes at most ~8 s, not 8 s each)."""
+        if self._idle_task is not None:
+            self._idle_task.cancel()
+            self._idle_task = None
+        runtimes = [r for r in self._agents.values() if r.running]
+        await asyncio.gather(*(self._stop(r) for r in runtimes), return_exceptions=True)
+        if self._stop_tasks:
+            await asyncio.gather(*list(self._stop_tasks), return_exceptions=True)
+
+    # ---- use by conversations ----------------------------------------------------------------
+
+    async def acquire(self, name: str) -> AgentConnection:
+        """Marks the agent in use (busy), starting it first if needed."""
+        runtime = self.runtime(name)
+        runtime.users += 1
+        try:
+            conn = await self.start(name)
+        except BaseException:
+            runtime.users = max(0, runtime.users - 1)
+            raise
+        runtime.last_used = self.tuning.clock()
+        if runtime.state == "ready":
+            self._set_state(runtime, "busy")
+        return conn
+
+    def release(self, name: str) -> None:
+        runtime = self._agents.get(name)
+        if runtime is None:
+            return
+        runtime.users = max(0, runtime.users - 1)
+        runtime.last_used = self.tuning.clock()
+        if runtime.users == 0 and runtime.state == "busy":
+            self._set_state(runtime, "ready")
+
+    # ---- limits ------------------------------------------------------------------------------
+
+    async def _make_room(self, starting: AgentRuntime) -> None:
+        limit = self._config.limits.max_running_agents
+        while True:
+            running = [r for r in self._agents.values() if r.running and r is not starting]
+            if len(running) < limit:
+                return
+            idle = [r for r in running if r.state == "ready" and r.users == 0]
+            if not idle:
+                busy = [r.name for r in running]
+                raise UserError(
+                    "too many agents running: {count} agent(s) busy ({names}), "
+                    "the limit is {limit}".format(
+                        count=len(busy), names=", ".join(busy), limit=limit
+                    )
+                )
+            victim = min(idle, key=lambda r: r.last_used)
+            log.info("stopping %s, the least recently used idle agent, to start %s",
+                     victim.name, starting.name)  # fmt: skip
+            await self._stop_running(victim)
+
+    def _ensure_idle_task(self) -> None:
+        if self._idle_task is None or self._idle_task.done():
+            self._idle_task = asyncio.get_running_loop().create_task(self._idle_loop())
+
+    async def _idle_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.tuning.idle_check_period)
+            await self.stop_idle()
+
+    async def stop_idle(self) -> None:
+        after = self._config.limits.stop_idle_agents_after
+        if after <= 0:
+            return
+        now = self.tuning.clock()
+        for runtime in list(self._agents.values()):
+            idle = runtime.state == "ready" and runtime.users == 0
+            if idle and now - runtime.last_used >= after:
+                log.info("stopping %s: idle for %.0f s", runtime.name, now - runtime.last_used)
+                await self._stop_running(runtime)
+
+    # ---- events ------------------------------------------------------------------------------
+
+    def _set_state(self, runtime: AgentRuntime, state: AgentState) -> None:
+        if runtime.removed and state != "stopped":
+            return
+        runtime.state = state
+        self._emit_state(runtime)
+
+    def _emit_state(self, runtime: AgentRuntime) -> None:
+        self._bus.emit(
+            names.AGENT_STATE,
+            AgentStateChanged(agent=runtime.name, state=runtime.state, error=runtime.error or None),
+        )

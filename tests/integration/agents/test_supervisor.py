@@ -1,0 +1,312 @@
+"""The agent state machine of SPEC §1 with real agent processes (the scriptable fake)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app import Sidekicks
+from app.agents.supervisor import Tuning
+from app.core.errors import UserError
+from tests.agents import agent_yaml, write_config
+from tests.waiting import EventLog, wait_for
+
+FAST = Tuning(stdin_grace=1.0, term_grace=1.0, idle_check_period=0.05, initialize_timeout=5.0)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def config_path(tmp_path: Path) -> Path:
+    return tmp_path / "agents.yaml"
+
+
+def open_app(path: Path, tuning: Tuning = FAST) -> tuple[Sidekicks, EventLog]:
+    sk = Sidekicks(config=path, tuning=tuning).start()
+    log = EventLog()
+    sk.events.subscribe(log)
+    return sk, log
+
+
+@pytest.fixture
+def make_app(config_path: Path) -> Iterator[object]:
+    opened: list[Sidekicks] = []
+
+    def make(agents: str, tuning: Tuning = FAST, **kw: object) -> tuple[Sidekicks, EventLog]:
+        write_config(config_path, agents, **kw)  # type: ignore[arg-type]
+        sk, log = open_app(config_path, tuning)
+        opened.append(sk)
+        return sk, log
+
+    yield make
+    for sk in opened:
+        sk.close()
+
+
+def states(log: EventLog, agent: str) -> list[str]:
+    return [p["state"] for p in log.named("agent:state") if p["agent"] == agent]
+
+
+def agent(sk: Sidekicks, name: str) -> dict[str, object]:
+    return next(a for a in sk.api.AgentService.List() if a["name"] == name)
+
+
+def test_list_shows_every_agent_stopped_in_configuration_order(make_app) -> None:
+    sk, _ = make_app(agent_yaml("zed") + agent_yaml("alpha") + agent_yaml("mid", title="Mid"))
+    agents = sk.api.AgentService.List()
+    assert [a["name"] for a in agents] == ["zed", "alpha", "mid"]
+    assert agents[2] == {
+        "name": "mid", "title": "Mid", "icon": "", "description": "",
+        "state": "stopped", "error": "", "outdated": False,
+    }  # fmt: skip
+    assert agents[0]["title"] == "zed"
+
+
+def test_start_goes_through_starting_to_ready_and_stop_back_to_stopped(make_app) -> None:
+    sk, log = make_app(agent_yaml("a"))
+    mark = log.mark()
+    info = sk.api.AgentService.Start("a")
+    assert info["state"] == "ready"
+    sk.api.AgentService.Stop("a")
+    assert agent(sk, "a")["state"] == "stopped"
+    assert [p["state"] for p in log.named("agent:state", since=mark)] == [
+        "starting", "ready", "stopped",
+    ]  # fmt: skip
+
+
+def test_unknown_agent_names_are_clear_errors(make_app) -> None:
+    sk, _ = make_app(agent_yaml("a"))
+    for call in (sk.api.AgentService.Start, sk.api.AgentService.Stop, sk.api.AgentService.Logs):
+        with pytest.raises(UserError, match="no agent named `ghost`"):
+            call("ghost")
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "expected"),
+    [
+        ("crash-on-start", "exited during start (exit code 3)\nfatal: the fake agent cannot start"),
+        ("protocol-2", "speaks ACP version 2; Sidekicks speaks version 1"),
+        ("init-error", "refused to start: fake agent refuses"),
+    ],
+)
+def test_a_failed_start_ends_in_error_with_the_reason_and_stderr(
+    make_app, behaviour: str, expected: str
+) -> None:
+    sk, log = make_app(agent_yaml("a", behaviour))
+    with pytest.raises(UserError) as raised:
+        sk.api.AgentService.Start("a")
+    assert expected in str(raised.value)
+    info = agent(sk, "a")
+    assert info["state"] == "error"
+    assert expected in str(info["error"])
+    assert states(log, "a")[-2:] == ["starting", "error"]
+    assert log.named("agent:state")[-1]["error"] == info["error"]
+
+
+def test_an_agent_that_never_answers_initialize_times_out(make_app) -> None:
+    tuning = Tuning(stdin_grace=0.5, term_grace=0.5, initialize_timeout=0.5)
+    sk, _ = make_app(agent_yaml("a", "no-initialize"), tuning=tuning)
+    with pytest.raises(UserError, match=r"did not answer `initialize` within 0.5 s"):
+        sk.api.AgentService.Start("a")
+    assert "fake agent ready" in str(agent(sk, "a")["error"])
+
+
+def test_a_command_that_does_not_exist_is_an_error_a_person_understands(make_app) -> None:
+    sk, _ = make_app("  - name: a\n    command: [no-such-program-xyz]\n")
+    with pytest.raises(UserError, match="`no-such-program-xyz` was not found"):
+        sk.api.AgentService.Start("a")
+    assert agent(sk, "a")["state"] == "error"
+
+
+def test_a_cwd_that_does_not_exist_is_an_error(make_app, tmp_path: Path) -> None:
+    sk, _ = make_app(agent_yaml("a", cwd=str(tmp_path / "gone")))
+    with pytest.raises(UserError, match="gone does not exist"):
+        sk.api.AgentService.Start("a")
+
+
+def test_an_error_agent_can_be_started_again(make_app, config_path: Path) -> None:
+    sk, log = make_app(agent_yaml("a", "crash-on-start"))
+    with pytest.raises(UserError):
+        sk.api.AgentService.Start("a")
+    mark = log.mark()
+    write_config(config_path, agent_yaml("a"))
+    log.wait("config:changed", since=mark, timeout=3)
+    assert sk.api.AgentService.Start("a")["state"] == "ready"
+
+
+def test_a_crash_goes_to_error_with_stderr_and_is_not_restarted(make_app) -> None:
+    sk, log = make_app(agent_yaml("a", "exit-after-init"))
+    mark = log.mark()
+    sk.api.AgentService.Start("a")
+    event = log.wait("agent:state", lambda p: p["state"] == "error", since=mark)
+    assert "stopped by itself (exit code 4)" in event["error"]
+    assert "fake agent ready" in event["error"]
+    assert [p["state"] for p in log.named("agent:state", since=mark)] == [
+        "starting", "ready", "error",
+    ]  # fmt: skip
+    assert agent(sk, "a")["state"] == "error"
+
+
+def test_stop_during_starting_ends_stopped_once_the_start_finishes(make_app) -> None:
+    tuning = Tuning(stdin_grace=0.5, term_grace=0.5, initialize_timeout=1.0)
+    sk, log = make_app(agent_yaml("a", "no-initialize"), tuning=tuning)
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            sk.api.AgentService.Start("a")
+        except UserError as err:
+            errors.append(err)
+
+    starter = threading.Thread(target=start)
+    starter.start()
+    log.wait("agent:state", lambda p: p["state"] == "starting")
+    assert sk.api.AgentService.Stop("a")["state"] == "stopped"
+    starter.join(10)
+    assert agent(sk, "a")["state"] == "stopped"
+    assert "error" not in states(log, "a")
+    assert errors  # the start itself did not succeed
+
+
+def test_a_changed_definition_marks_a_running_agent_outdated_until_restart(
+    make_app, config_path: Path
+) -> None:
+    sk, log = make_app(agent_yaml("a") + agent_yaml("b"))
+    sk.api.AgentService.Start("a")
+    mark = log.mark()
+    write_config(config_path, agent_yaml("a", description="changed") + agent_yaml("b", title="B"))
+    event = log.wait("agent:state", lambda p: p["agent"] == "a", since=mark, timeout=3)
+    assert event["state"] == "ready"
+    assert agent(sk, "a")["outdated"] is True
+    assert agent(sk, "b")["outdated"] is False  # not running: nothing to restart
+    assert agent(sk, "b")["title"] == "B"
+    assert sk.api.AgentService.Restart("a")["outdated"] is False
+    assert agent(sk, "a")["description"] == "changed"
+
+
+def test_an_agent_removed_from_the_configuration_is_stopped(make_app, config_path: Path) -> None:
+    sk, log = make_app(agent_yaml("a") + agent_yaml("b"))
+    sk.api.AgentService.Start("a")
+    pid_seen = log.mark()
+    write_config(config_path, agent_yaml("b"))
+    log.wait("agent:state", lambda p: p["agent"] == "a" and p["state"] == "stopped",
+             since=pid_seen, timeout=5)  # fmt: skip
+    assert [a["name"] for a in sk.api.AgentService.List()] == ["b"]
+
+
+def test_the_least_recently_used_idle_agent_makes_room(make_app) -> None:
+    clock = Clock()
+    tuning = Tuning(stdin_grace=1, term_grace=1, idle_check_period=3600, clock=clock)
+    sk, _ = make_app(agent_yaml("a") + agent_yaml("b") + agent_yaml("c"), tuning, max_running=2)
+    sk.api.AgentService.Start("a")
+    clock.now += 10
+    sk.api.AgentService.Start("b")
+    clock.now += 10
+    assert sk.api.AgentService.Start("c")["state"] == "ready"
+    assert [x["state"] for x in sk.api.AgentService.List()] == ["stopped", "ready", "ready"]
+
+
+def test_a_start_is_refused_when_every_running_agent_is_busy(make_app) -> None:
+    sk, _ = make_app(agent_yaml("a") + agent_yaml("b") + agent_yaml("c"), max_running=2)
+    supervisor = sk._supervisor
+    sk._core.run(supervisor.acquire("a"))
+    sk._core.run(supervisor.acquire("b"))
+    assert agent(sk, "a")["state"] == "busy"
+    with pytest.raises(UserError) as raised:
+        sk.api.AgentService.Start("c")
+    assert str(raised.value) == "too many agents running: 2 agent(s) busy (a, b), the limit is 2"
+    sk._core.call(lambda: supervisor.release("b"))
+    assert agent(sk, "b")["state"] == "ready"
+    assert sk.api.AgentService.Start("c")["state"] == "ready"
+    assert agent(sk, "b")["state"] == "stopped"
+
+
+def test_an_idle_agent_is_stopped_after_the_configured_time(make_app) -> None:
+    clock = Clock()
+    tuning = Tuning(stdin_grace=1, term_grace=1, idle_check_period=0.05, clock=clock)
+    sk, log = make_app(agent_yaml("a") + agent_yaml("b"), tuning, idle="90s")
+    sk.api.AgentService.Start("a")
+    sk._core.run(sk._supervisor.acquire("b"))
+    clock.now += 89
+    clock.now += 2
+    log.wait("agent:state", lambda p: p["agent"] == "a" and p["state"] == "stopped", timeout=5)
+    assert agent(sk, "b")["state"] == "busy"  # in use: never stopped for idleness
+    sk._core.call(lambda: sk._supervisor.release("b"))
+
+
+def test_idle_stop_never_happens_when_the_limit_is_zero(make_app) -> None:
+    clock = Clock()
+    tuning = Tuning(stdin_grace=1, term_grace=1, idle_check_period=3600, clock=clock)
+    sk, _ = make_app(agent_yaml("a"), tuning, idle="0")
+    sk.api.AgentService.Start("a")
+    clock.now += 10**9
+    sk._core.run(sk._supervisor.stop_idle())
+    assert agent(sk, "a")["state"] == "ready"
+
+
+def test_logs_keep_the_last_200_stderr_lines_and_stream_them(make_app) -> None:
+    sk, log = make_app(agent_yaml("a", "stderr-flood"))
+    sk.api.AgentService.Start("a")
+    wait_for(lambda: "fake agent ready" in str(sk.api.AgentService.Logs("a")), timeout=30)
+    lines = sk.api.AgentService.Logs("a")
+    assert len(lines) == 200
+    assert lines[-1].startswith("fake agent ready")
+    assert lines[-2] == "flood done"
+    # The flood is summarised, not sent line by line, and its last lines still show.
+    wait_for(lambda: any(p["line"].startswith("fake agent ready") for p in log.named("agent:log")))
+    streamed = [p["line"] for p in log.named("agent:log") if p["agent"] == "a"]
+    assert streamed[0].startswith("flood")
+    assert len(streamed) < 10_000
+    assert any("more stderr lines were not shown" in line for line in streamed)
+
+
+def test_the_agent_gets_the_full_environment_plus_its_own(
+    make_app, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SIDEKICKS_TEST_INHERITED", "from-the-user")
+    script = 'echo "env: $SIDEKICKS_TEST_INHERITED $OWN" >&2; exec "$0" "$@"'
+    sk, _ = make_app(
+        "  - name: a\n"
+        f"    command: [sh, -c, '{script}', {agent_yaml('x').split('[', 1)[1].split(']')[0]}]\n"
+        "    env: {OWN: own-value}\n"
+    )
+    sk.api.AgentService.Start("a")
+    assert "env: from-the-user own-value" in sk.api.AgentService.Logs("a")
+
+
+def test_stopping_a_stubborn_agent_ends_it_and_its_grandchildren(
+    make_app, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pidfile = tmp_path / "pids"
+    monkeypatch.setenv("FAKE_PIDFILE", str(pidfile))
+    sk, _ = make_app(agent_yaml("a", "stubborn", "grandchildren"), tuning=Tuning())
+    sk.api.AgentService.Start("a")
+    pids = [int(p) for p in wait_for(lambda: pidfile.exists() and pidfile.read_text()).split()]
+    assert len(pids) == 2
+    sk.api.AgentService.Stop("a")  # stdin closed, 5 s, SIGTERM (ignored), 3 s, SIGKILL
+    from tests.processes import alive
+
+    assert not any(alive(pid) for pid in pids)
+    assert agent(sk, "a")["state"] == "stopped"
+
+
+def test_closing_the_app_stops_every_agent(
+    config_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pidfile = tmp_path / "pids"
+    monkeypatch.setenv("FAKE_PIDFILE", str(pidfile))
+    write_config(config_path, agent_yaml("a", "stubborn", "grandchildren") + agent_yaml("b"))
+    sk, _ = open_app(config_path, Tuning(stdin_grace=1, term_grace=1))
+    sk.api.AgentService.Start("a")
+    sk.api.AgentService.Start("b")
+    sk.close()  # the autouse fixture fails the test if any process is left
+    assert pidfile.exists()

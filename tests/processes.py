@@ -1,0 +1,46 @@
+"""Finds processes a test started, however deep, by a marker in their environment.
+
+Every agent inherits the app's full environment, and so do the processes it launches; a
+grandchild that outlives its agent is reparented to init but keeps the marker.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+MARKER = "SIDEKICKS_TEST_PROCESS_MARK"
+
+
+def marked_processes(mark: str) -> list[int]:
+    needle = f"{MARKER}={mark}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if needle not in (entry / "environ").read_bytes().split(b"\0"):
+                continue
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":  # a zombie is already dead, waiting to be reaped
+            found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def kill_all(pids: list[int]) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
