@@ -125,6 +125,11 @@ class AgentProcess:
         await self._end_leftovers(term_grace)
         if self._drain_task is not None:
             self._drain_task.cancel()
+        # Close the pipes now, on this loop: left to the garbage collector, the transport would
+        # close them later, possibly after the loop itself is closed.
+        transport = getattr(self.proc, "_transport", None)
+        if transport is not None:
+            transport.close()
 
     async def _end_leftovers(self, term_grace: float) -> None:
         """The agent is gone; its children may not be. Same courtesy: TERM, wait, KILL."""
