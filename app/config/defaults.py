@@ -1,4 +1,15 @@
-"""The configuration written on first start: the demo agent, and well-known agents commented out."""
+"""The configuration written on first start: the demo agent, and well-known agents commented out.
+
+The commented-out agents start through scripts/agents.sh (bundled with the app), by its absolute
+path at the time the file is written.
+"""
+
+from app.paths import resource_path
+
+
+def default_config_text() -> str:
+    return DEFAULT_CONFIG.replace("AGENTS_SH", str(resource_path("scripts", "agents.sh")))
+
 
 DEFAULT_CONFIG = """\
 # Sidekicks configuration. Edit it from the app (Settings) or any editor: it reloads live.
@@ -18,27 +29,28 @@ agents:                  # the app shows them in this order
     description: A built-in demo agent. Works offline, shows every kind of message.
     builtin: demo
 
-  # Uncomment an agent to use it. Each needs its own CLI installed and signed in (or an API key).
+  # Uncomment an agent to use it. Each needs its own CLI installed and signed in (or an API
+  # key in `env`). agents.sh starts it with your environment and stops it cleanly.
   # - name: claude
   #   title: Claude Code
   #   icon: "✳️"
-  #   command: [npx, -y, "@agentclientprotocol/claude-agent-acp"]
+  #   command: [AGENTS_SH, claude]
   #   env: {ANTHROPIC_API_KEY: "sk-…"}
   #   cwd: ~/code
   # - name: codex
   #   title: Codex
   #   icon: "🌀"
-  #   command: [npx, -y, "@zed-industries/codex-acp"]
+  #   command: [AGENTS_SH, codex]
   # - name: gemini
   #   title: Gemini CLI
   #   icon: "♊"
-  #   command: [npx, -y, "@google/gemini-cli", --experimental-acp]
+  #   command: [AGENTS_SH, gemini]
   # - name: opencode
   #   title: opencode
   #   icon: "⌬"
-  #   command: [opencode, acp]
+  #   command: [AGENTS_SH, opencode]
   # - name: goose
   #   title: goose
   #   icon: "🪿"
-  #   command: [goose, acp]
+  #   command: [AGENTS_SH, goose]
 """

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from app.config import recent
 from app.config.atomic import write_atomic
-from app.config.defaults import DEFAULT_CONFIG
+from app.config.defaults import default_config_text
 from app.config.files import absolute, read_config_text
 from app.config.store import Source
 from app.paths import default_config_path
@@ -43,6 +43,6 @@ def startup_config(flag: str | os.PathLike[str] | None) -> Startup:
     created = False
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, DEFAULT_CONFIG)
+        write_atomic(path, default_config_text())
         created = True
     return Startup(path, read_config_text(path), "default", created)

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from app import Sidekicks
-from app.config.defaults import DEFAULT_CONFIG
+from app.config.defaults import default_config_text
+from app.paths import resource_path
 from app.core.errors import ConfigError, UserError
 from tests.waiting import EventLog
 
@@ -41,10 +42,13 @@ def test_first_start_creates_the_default_config_with_the_demo_agent(user_config_
         assert info["source"] == "default"
         assert info["created"] is True
         assert info["valid"] is True
-        assert default.read_text(encoding="utf-8") == DEFAULT_CONFIG
+        text = default.read_text(encoding="utf-8")
+        assert text == default_config_text()
+        script = resource_path("scripts", "agents.sh")
+        assert script.is_file()
         for agent in ("claude", "codex", "gemini", "opencode", "goose"):
-            assert "#   title:" in DEFAULT_CONFIG
-            assert f"- name: {agent}" in DEFAULT_CONFIG
+            assert f"  # - name: {agent}\n" in text
+            assert f"  #   command: [{script}, {agent}]\n" in text
     with Sidekicks() as sk:
         assert sk.api.ConfigService.Current()["created"] is False
 
