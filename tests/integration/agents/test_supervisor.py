@@ -310,3 +310,51 @@ def test_closing_the_app_stops_every_agent(
     sk.api.AgentService.Start("b")
     sk.close()  # the autouse fixture fails the test if any process is left
     assert pidfile.exists()
+
+
+def test_a_program_that_exits_at_once_is_an_error_with_its_output(make_app) -> None:
+    sk, _ = make_app("  - name: a\n    command: [sh, -c, 'echo usage: wrong flags >&2; exit 64']\n")
+    with pytest.raises(UserError) as raised:
+        sk.api.AgentService.Start("a")
+    assert str(raised.value) == "the agent exited during start (exit code 64)\nusage: wrong flags"
+
+
+def test_a_program_that_prints_no_json_times_out_with_its_stderr(make_app) -> None:
+    tuning = Tuning(stdin_grace=0.5, term_grace=0.5, initialize_timeout=1.0)
+    script = "echo hello there; echo not an ACP agent >&2; exec sleep 60"
+    sk, _ = make_app(f"  - name: a\n    command: [sh, -c, '{script}']\n", tuning=tuning)
+    with pytest.raises(UserError) as raised:
+        sk.api.AgentService.Start("a")
+    assert "did not answer `initialize` within 1 s\nnot an ACP agent" in str(raised.value)
+    assert agent(sk, "a")["state"] == "error"
+
+
+def test_a_crash_while_busy_goes_to_error_and_the_user_is_released(make_app) -> None:
+    sk, log = make_app(agent_yaml("a", "exit-mid-turn"))
+    supervisor = sk._supervisor
+
+    async def turn() -> str:
+        conn = await supervisor.acquire("a")
+        try:
+
+            class Quiet:
+                def on_update(self, update: object) -> None:
+                    pass
+
+                async def on_permission(self, *args: object) -> object:
+                    raise AssertionError("no permission expected")
+
+            session = await conn.new_session(Quiet())  # type: ignore[arg-type]
+            try:
+                await conn.prompt(session, "hi")
+            except ConnectionError:
+                return "connection closed"
+            return "answered"
+        finally:
+            supervisor.release("a")
+
+    assert sk._core.run(turn()) == "connection closed"
+    event = log.wait("agent:state", lambda p: p["state"] == "error")
+    assert "exit code 1" in event["error"]
+    assert "dying mid-turn" in event["error"]
+    assert agent(sk, "a")["state"] == "error"
