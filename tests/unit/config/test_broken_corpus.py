@@ -2,19 +2,19 @@
 
 Every position was checked by hand against the text: it points at the offending key or value (for
 a YAML syntax error, where the parser found it; for a missing key, at the mapping that lacks it).
+Messages are the English ones (tests/conftest.py sets the language).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import re
 from pathlib import Path
 
 import pytest
 
-from app.config.defaults import DEFAULT_CONFIG
+from app.config.defaults import default_config_text
 from app.config.validate import Validation, validate_text
-from app.i18n import current_language, set_language
 
 NO_SUCH_PROGRAM = "sidekicks-test-no-such-program-3f9a"
 
@@ -22,14 +22,6 @@ NO_SUCH_PROGRAM = "sidekicks-test-no-such-program-3f9a"
 def lines(*rows: str) -> str:
     """A YAML text made of `rows`, ending with a newline as editors save it."""
     return "\n".join(rows) + "\n"
-
-
-@pytest.fixture(autouse=True)
-def english_messages() -> Iterator[None]:
-    previous = current_language()
-    set_language("en")
-    yield
-    set_language(previous)
 
 
 def validate(text: str, base_dir: Path) -> Validation:
@@ -142,9 +134,7 @@ BROKEN = [
         id="yaml-two-documents-at-the-second",
     ),
     # --- the root is not a mapping ---------------------------------------------------------
-    pytest.param(
-        lines("- a", "- b"), 1, 1, "must be a mapping", id="root-is-a-list"
-    ),
+    pytest.param(lines("- a", "- b"), 1, 1, "must be a mapping", id="root-is-a-list"),
     pytest.param(
         lines("# a comment", "", "- a", "- b"),
         3,
@@ -168,12 +158,8 @@ BROKEN = [
     pytest.param(
         lines("language: de"), 1, 11, "`language` must be one of", id="language-not-in-enum"
     ),
-    pytest.param(
-        lines("theme:"), 1, 1, "`theme` has no value", id="theme-empty-at-the-key"
-    ),
-    pytest.param(
-        lines("agents:"), 1, 1, "`agents` has no value", id="agents-empty-at-the-key"
-    ),
+    pytest.param(lines("theme:"), 1, 1, "`theme` has no value", id="theme-empty-at-the-key"),
+    pytest.param(lines("agents:"), 1, 1, "`agents` has no value", id="agents-empty-at-the-key"),
     # --- limits --------------------------------------------------------------------------------
     pytest.param(
         lines("limits:", "  maxRunningAgents: 0"),
@@ -259,22 +245,12 @@ BROKEN = [
         "`stopIdleAgentsAfter` must be a duration like 90s",
         id="stop-idle-a-boolean",
     ),
-    pytest.param(
-        lines("limits: 5"), 1, 9, "`limits` must be a mapping", id="limits-a-number"
-    ),
-    pytest.param(
-        lines("limits: [1, 2]"), 1, 9, "`limits` must be a mapping", id="limits-a-list"
-    ),
+    pytest.param(lines("limits: 5"), 1, 9, "`limits` must be a mapping", id="limits-a-number"),
+    pytest.param(lines("limits: [1, 2]"), 1, 9, "`limits` must be a mapping", id="limits-a-list"),
     # --- agents --------------------------------------------------------------------------------
-    pytest.param(
-        lines("agents: demo"), 1, 9, "`agents` must be a list", id="agents-a-string"
-    ),
-    pytest.param(
-        lines("agents: {a: 1}"), 1, 9, "`agents` must be a list", id="agents-a-mapping"
-    ),
-    pytest.param(
-        lines("agents:", "  - demo"), 2, 5, "must be a mapping", id="agent-a-string"
-    ),
+    pytest.param(lines("agents: demo"), 1, 9, "`agents` must be a list", id="agents-a-string"),
+    pytest.param(lines("agents: {a: 1}"), 1, 9, "`agents` must be a list", id="agents-a-mapping"),
+    pytest.param(lines("agents:", "  - demo"), 2, 5, "must be a mapping", id="agent-a-string"),
     pytest.param(
         lines("agents:", "  - builtin: demo"),
         2,
@@ -452,7 +428,9 @@ BROKEN = [
         id="mcp-server-with-neither-command-nor-url-at-the-server",
     ),
     pytest.param(
-        lines("agents:", "  - name: a", "    builtin: demo", "    mcpServers:", "      - command: x"),
+        lines(
+            "agents:", "  - name: a", "    builtin: demo", "    mcpServers:", "      - command: x"
+        ),
         5,
         9,
         "`name` is missing",
@@ -558,7 +536,9 @@ WARNINGS = [
         id="command-not-on-path-in-flow-style-at-the-program",
     ),
     pytest.param(
-        lines("agents:", "  - name: a", "    command:", f"      - {NO_SUCH_PROGRAM}", "      - acp"),
+        lines(
+            "agents:", "  - name: a", "    command:", f"      - {NO_SUCH_PROGRAM}", "      - acp"
+        ),
         4,
         9,
         f"`{NO_SUCH_PROGRAM}` was not found on PATH",
@@ -572,7 +552,9 @@ WARNINGS = [
         id="relative-command-missing-at-the-program",
     ),
     pytest.param(
-        lines("agents:", "  - name: a", "    command: [sh]", "    env:", "      PATH: /nonexistent"),
+        lines(
+            "agents:", "  - name: a", "    command: [sh]", "    env:", "      PATH: /nonexistent"
+        ),
         3,
         15,
         "`sh` was not found on PATH",
@@ -744,7 +726,21 @@ def test_a_valid_configuration_gives_its_values(tmp_path: Path) -> None:
 def test_the_configuration_written_on_first_start_is_valid_without_warnings(
     tmp_path: Path,
 ) -> None:
-    result = validate(DEFAULT_CONFIG, tmp_path)
+    result = validate(default_config_text(), tmp_path)
 
     assert result.valid
     assert result.entries == []
+
+
+def test_every_agent_commented_out_on_first_start_is_valid_once_uncommented(
+    tmp_path: Path,
+) -> None:
+    text = default_config_text()
+    uncommented = re.sub(r"(?m)^  # (-|  )", r"  \1", text)
+    assert uncommented.count("- name:") > 1  # the commented-out agents were found
+
+    result = validate(uncommented, tmp_path)
+
+    assert result.valid, result.problems
+    # Only their example folder (`cwd: ~/code`) may be missing here: their commands exist.
+    assert all("does not exist" in w.message for w in result.warnings), result.warnings

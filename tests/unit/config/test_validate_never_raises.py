@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
@@ -14,6 +15,9 @@ from ruamel.yaml import YAML
 from app.config.validate import Validation, validate_text
 
 BASE_DIR = Path("/nonexistent-sidekicks-test-dir")
+
+# A reused anchor (`&a` twice) is legal YAML; ruamel notes it with a Python warning.
+pytestmark = pytest.mark.filterwarnings("ignore::ruamel.yaml.error.ReusedAnchorWarning")
 
 FRAGMENTS = [
     "agents:",
@@ -175,3 +179,14 @@ def test_any_json_document_written_as_block_yaml_never_raises_and_gives_position
 
     _assert_inside(text, result)
     _assert_consistent(result)
+
+
+def test_a_python_tag_is_read_as_data_and_never_run(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    text = f'agents: !!python/object/apply:os.system ["touch {marker}"]\n'
+
+    result = validate_text(text, tmp_path)
+
+    assert not marker.exists()
+    assert not result.valid
+    _assert_inside(text, result)
