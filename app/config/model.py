@@ -25,8 +25,15 @@ from pydantic_core import PydanticCustomError, core_schema
 from app.config.durations import DURATION_PATTERN, parse_duration
 
 BUILTIN_AGENTS = ("demo",)
-NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
+NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*(?![\s\S])"  # see DURATION_PATTERN for the ending
 NAME_MAX = 40
+
+
+def _whole_number(value: Any) -> Any:
+    # JSON Schema counts 4.0 as an integer; so does the model, for the two to agree.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def _scalar_to_text(value: Any) -> Any:
@@ -58,7 +65,8 @@ Duration = Annotated[
 ]
 NonEmpty = Annotated[str, StringConstraints(min_length=1)]
 
-_STRICT = ConfigDict(strict=True, extra="forbid", populate_by_name=True)
+# Python's `re` for patterns, like the jsonschema library that checks the generated schema.
+_STRICT = ConfigDict(strict=True, extra="forbid", regex_engine="python-re")
 
 
 class _Section(BaseModel):
@@ -82,7 +90,7 @@ class _Section(BaseModel):
 
 
 class Limits(_Section):
-    max_running_agents: int = Field(
+    max_running_agents: Annotated[int, BeforeValidator(_whole_number)] = Field(
         4, ge=1, alias="maxRunningAgents", description="How many agents may run at once."
     )
     stop_idle_agents_after: Duration = Field(
@@ -98,6 +106,7 @@ class McpServer(_Section):
     model_config = ConfigDict(
         strict=True,
         extra="forbid",
+        regex_engine="python-re",
         json_schema_extra={"oneOf": [{"required": ["command"]}, {"required": ["url"]}]},
     )
 
@@ -123,7 +132,7 @@ class AgentDef(_Section):
     model_config = ConfigDict(
         strict=True,
         extra="forbid",
-        populate_by_name=True,
+        regex_engine="python-re",
         json_schema_extra={"oneOf": [{"required": ["command"]}, {"required": ["builtin"]}]},
     )
 
@@ -164,9 +173,7 @@ class AgentDef(_Section):
 
 
 class Config(_Section):
-    model_config = ConfigDict(
-        strict=True, extra="forbid", title="Sidekicks configuration", populate_by_name=True
-    )
+    model_config = ConfigDict(strict=True, extra="forbid", title="Sidekicks configuration")
 
     theme: Literal["system", "light", "dark"] = "system"
     language: Literal["system", "en", "fr"] = "system"

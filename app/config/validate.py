@@ -17,7 +17,14 @@ from pydantic_core import ErrorDetails
 
 from app.config.model import NAME_MAX, Config
 from app.config.problems import Problem
-from app.config.yamldoc import clamp, key_position, node_position, parse, value_position
+from app.config.yamldoc import (
+    clamp,
+    first_content_line,
+    key_position,
+    node_position,
+    parse,
+    value_position,
+)
 from app.i18n import _
 
 
@@ -56,7 +63,7 @@ def _validate(text: str, base_dir: Path) -> Validation:
         message = _("the configuration is empty: it needs at least an `agents:` list")
         return Validation([Problem(line=1, column=1, message=message)])
     if not isinstance(data, dict):
-        line, col = node_position(root) or (1, 1)
+        line, col = node_position(root) or (first_content_line(text), 1)
         message = _("the configuration must be a mapping (keys such as `agents:` and `theme:`)")
         return Validation([_at(text, line, col, message)])
 
@@ -120,6 +127,7 @@ def _locate(root: Any, loc: tuple[Any, ...], at_key: bool) -> tuple[tuple[int, i
         elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
             pos = value_position(node, part) or pos
             node = node[part]
+            name = f"{name}\0{part + 1}" if name else name  # "item N of `name`", see _message
         elif isinstance(part, str) and not part.startswith(("function-", "literal[")):
             name = part
     return pos, name
@@ -131,11 +139,17 @@ def _from_pydantic(text: str, root: Any, detail: ErrorDetails) -> Problem:
     ctx = detail.get("ctx") or {}
     if kind == "empty_value":
         loc = (*loc, ctx.get("key", ""))
+    elif detail.get("input", 0) is None and kind.endswith("_type"):
+        # `KEY:` with nothing after it, inside a mapping of values (env, headers): say so.
+        kind, ctx = "empty_value", {"key": loc[-1] if loc else ""}
+        detail = {**detail, "type": "empty_value", "ctx": ctx}
     at_key = kind in ("extra_forbidden", "empty_value")
-    if kind == "command_or_builtin":
+    both = {"command_or_builtin": "builtin", "mcp_command_or_url": "url"}
+    if kind in both:
         item = _get(root, loc)
-        if isinstance(item, dict) and "command" in item and "builtin" in item:
-            loc, at_key = (*loc, "builtin"), True
+        second = both[kind]
+        if isinstance(item, dict) and "command" in item and second in item:
+            loc, at_key = (*loc, second), True
     (line, col), name = _locate(root, loc, at_key)
     message = _message(kind, name, detail, ctx)
     return _at(text, line, col, message, warning=kind == "extra_forbidden")
@@ -152,7 +166,11 @@ def _get(root: Any, loc: tuple[Any, ...]) -> Any:
 
 
 def _message(kind: str, name: str, detail: ErrorDetails, ctx: dict[str, Any]) -> str:
-    field = f"`{name}`" if name else _("this value")
+    if "\0" in name:
+        key, number = name.split("\0", 1)
+        field = _("item {number} of {list}").format(number=number, list=f"`{key}`")
+    else:
+        field = f"`{name}`" if name else _("this value")
     simple = {
         "missing": _("{field} is missing"),
         "extra_forbidden": _("unknown key {field}: it is ignored"),
@@ -178,6 +196,8 @@ def _message(kind: str, name: str, detail: ErrorDetails, ctx: dict[str, Any]) ->
         return _("{field} is too long (at most {count} characters)").format(
             field=field, count=ctx.get("max_length", NAME_MAX)
         )
+    if kind == "string_pattern_mismatch" and name == "name" and not detail.get("input"):
+        return _("{field} cannot be empty").format(field=field)
     if kind == "string_pattern_mismatch" and name == "name":
         return _(
             "{value} is not a valid agent name: use lowercase letters, digits, - and _, "

@@ -29,9 +29,11 @@ def parse(text: str) -> Parsed:
         return Parsed(None, None, _syntax_problem(err, text))
     except YAMLError as err:  # not marked: point at the start
         return Parsed(None, None, Problem(line=1, column=1, message=_yaml_message(str(err))))
-    except (ValueError, TypeError, RecursionError) as err:
-        # ruamel raises plain errors on a few pathological inputs (deep nesting, odd anchors).
-        message = _("the file could not be read as YAML: {error}").format(error=err)
+    except Exception as err:
+        # ruamel raises plain errors on a few pathological inputs (`!!int` on text, `%YAML 1.3`,
+        # deep nesting): still a problem in the text, never a crash of the editor.
+        detail = str(err) or type(err).__name__
+        message = _("the file could not be read as YAML: {error}").format(error=detail)
         return Parsed(None, None, Problem(line=1, column=1, message=message))
     return Parsed(root, to_plain(root), None)
 
@@ -39,6 +41,9 @@ def parse(text: str) -> Parsed:
 def _syntax_problem(err: MarkedYAMLError, text: str) -> Problem:
     mark = err.problem_mark or err.context_mark
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    if err.context_mark is not None and line > last_content_line(text):
+        # The parser ran off the end (an unclosed quote or bracket): point where it was opened.
+        line, column = err.context_mark.line + 1, err.context_mark.column + 1
     line, column = clamp(text, line, column)
     what = err.problem or err.context or "syntax error"
     context = f" ({err.context})" if err.context and err.problem else ""
@@ -48,6 +53,19 @@ def _syntax_problem(err: MarkedYAMLError, text: str) -> Problem:
 
 def _yaml_message(raw: str) -> str:
     return _("YAML syntax error: {problem}").format(problem=raw.splitlines()[0] if raw else "?")
+
+
+def last_content_line(text: str) -> int:
+    lines = text.split("\n")
+    return max((i + 1 for i, s in enumerate(lines) if s.strip()), default=1)
+
+
+def first_content_line(text: str) -> int:
+    for i, line in enumerate(text.split("\n")):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return i + 1
+    return 1
 
 
 def clamp(text: str, line: int, column: int) -> tuple[int, int]:
@@ -61,7 +79,7 @@ def clamp(text: str, line: int, column: int) -> tuple[int, int]:
 def to_plain(node: Any) -> Any:
     """ruamel's node types (CommentedMap, ScalarInt, …) as plain dict/list/str/int/float/bool."""
     if isinstance(node, CommentedMap | dict):
-        return {str(k): to_plain(v) for k, v in node.items()}
+        return {_valid_unicode(str(k)): to_plain(v) for k, v in node.items()}
     if isinstance(node, CommentedSeq | list):
         return [to_plain(v) for v in node]
     if isinstance(node, bool) or node is None:
@@ -71,26 +89,46 @@ def to_plain(node: Any) -> Any:
     if isinstance(node, float):
         return float(node)
     if isinstance(node, str):
-        return str(node)
+        return _valid_unicode(str(node))
     if isinstance(node, datetime.date | datetime.datetime):
         return node.isoformat()
     return str(node)
 
 
+def _valid_unicode(text: str) -> str:
+    """Escaped surrogates (`"\\ud83d\\ude00"`) come out of ruamel as lone surrogates: pair them
+    up, and replace any that stay alone, so the text can be encoded anywhere later."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def _pair(value: Any) -> tuple[int, int] | None:
+    # ruamel's position records are sometimes missing (tagged nodes): no position, no crash.
+    if isinstance(value, list | tuple) and len(value) >= 2:
+        return int(value[0]) + 1, int(value[1]) + 1
+    return None
+
+
 def key_position(node: Any, key: Any) -> tuple[int, int] | None:
     if isinstance(node, CommentedMap) and key in node:
-        line, col = node.lc.key(key)
-        return line + 1, col + 1
+        try:
+            return _pair(node.lc.key(key))
+        except (KeyError, TypeError, AttributeError):
+            return None
     return None
 
 
 def value_position(node: Any, key: Any) -> tuple[int, int] | None:
-    if isinstance(node, CommentedMap) and key in node:
-        line, col = node.lc.value(key)
-        return line + 1, col + 1
-    if isinstance(node, CommentedSeq) and isinstance(key, int) and 0 <= key < len(node):
-        line, col = node.lc.item(key)
-        return line + 1, col + 1
+    try:
+        if isinstance(node, CommentedMap) and key in node:
+            return _pair(node.lc.value(key))
+        if isinstance(node, CommentedSeq) and isinstance(key, int) and 0 <= key < len(node):
+            return _pair(node.lc.item(key))
+    except (KeyError, TypeError, AttributeError, IndexError):
+        return None
     return None
 
 

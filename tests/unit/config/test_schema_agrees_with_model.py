@@ -3,11 +3,9 @@
 Known, documented difference: the schema cannot say that agent names are unique (ignoring case),
 so the generated documents only hold unique names and one test shows the difference.
 
-Left out of the generated documents because they are known disagreements, reported as bugs:
-integral floats for whole numbers (`maxRunningAgents: 4.0`: the schema's `integer` takes it, the
-strict model does not), durations with surrounding spaces (`" 15m"`: the model strips them, the
-schema's pattern does not) and names ending with a newline (`"demo\\n"`, as `name: |` gives:
-Python's `$`, used by jsonschema, matches before a final newline, the model's regex does not).
+Once-found disagreements, now fixed and generated on purpose: whole floats for integers
+(`maxRunningAgents: 4.0`), durations with surrounding spaces (`" 15m"`) and texts ending with a
+newline (`"demo\\n"`, as `name: |` gives).
 """
 
 from __future__ import annotations
@@ -156,30 +154,27 @@ def test_the_schema_and_the_model_agree_on_an_edge_case(document: Any, accepted:
 NAME_ALPHABET = string.ascii_lowercase + string.digits + "_-"
 
 
-def _plain_text(text: str) -> bool:
-    """Leaves out the known disagreements on surrounding spaces and a final newline."""
-    return text == text.strip() and not text.endswith("\n")
-
-
-texts = st.text(max_size=12).filter(_plain_text)
+texts = st.text(max_size=12)
 non_integral_floats = st.floats(allow_nan=False, allow_infinity=False).filter(
     lambda f: not f.is_integer()
 )
-arbitrary = st.none() | st.booleans() | st.integers() | non_integral_floats | texts
+whole_floats = st.integers(-(10**6), 10**6).map(float)
+arbitrary = st.none() | st.booleans() | st.integers() | non_integral_floats | whole_floats | texts
 
 # Likely mistakes (and boundary values), per key; GENERIC applies to every key.
 GENERIC: list[Any] = [None, True, False, 0, -1, 2.5, "", "x", [], {}, ["x"], {"A": "b"}]
 CANDIDATES: dict[str, list[Any]] = {
     "theme": ["system", "light", "dark", "Dark", "blue", " dark"],
     "language": ["system", "en", "fr", "de", "EN"],
-    "maxRunningAgents": [1, 2, 0, -5, 10**20, "4", 1.5],
+    "maxRunningAgents": [1, 2, 0, -5, 10**20, "4", 1.5, 4.0, 0.0],
     "stopIdleAgentsAfter": [
         *(0, "0", "0s", "15m", "1h30m", 10**9),
         *("90", "00", "5x", "-1", -1, "1.5h", "1m1h", "1h 30m", "15M", "h"),
+        *(" 15m", "15m ", "15m\n", 60.0, -60.0),
     ],
     "name": [
         *("a", "a" * NAME_MAX, "a" * (NAME_MAX + 1), "0", "a_b-c"),
-        *("Demo", "my agent", "-a", "_a", "dé", "a.b", "a\nb", 5),
+        *("Demo", "my agent", "-a", "_a", "dé", "a.b", "a\nb", 5, "demo\n", " demo"),
     ],
     "builtin": ["demo", "Demo", "other", " demo"],
     "command": [["x"], ["x", "-y"], [], [""], ["x", ""], ["x", 1], ["x", None], "x", [["x"]]],
