@@ -6,6 +6,7 @@ grandchild that outlives its agent is reparented to init but keeps the marker.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from pathlib import Path
@@ -40,7 +41,5 @@ def alive(pid: int) -> bool:
 
 def kill_all(pids: list[int]) -> None:
     for pid in pids:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass

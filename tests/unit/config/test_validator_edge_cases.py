@@ -26,7 +26,7 @@ def first(text: str) -> tuple[int, int, str]:
     ids=["tagged-sequence", "python-tag", "int-tag-on-nothing", "yaml-1.3", "int-tag-on-text"],
 )
 def test_odd_yaml_is_a_problem_not_an_internal_error(text: str) -> None:
-    line, column, message = first(text)
+    line, _column, message = first(text)
     assert "could not be checked" not in message
     assert 1 <= line <= len(text.split("\n"))
 
