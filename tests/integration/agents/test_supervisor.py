@@ -358,3 +358,14 @@ def test_a_crash_while_busy_goes_to_error_and_the_user_is_released(make_app) -> 
     assert "exit code 1" in event["error"]
     assert "dying mid-turn" in event["error"]
     assert agent(sk, "a")["state"] == "error"
+
+
+def test_the_builtin_demo_agent_starts_and_announces_itself(make_app) -> None:
+    sk, _ = make_app("  - name: demo\n    builtin: demo\n")
+    assert sk.api.AgentService.Start("demo")["state"] == "ready"
+    conn = sk._supervisor.runtime("demo").conn
+    assert conn is not None
+    assert conn.info is not None
+    assert conn.info.agent_info is not None
+    assert conn.info.agent_info.name == "sidekicks-demo"
+    assert conn.supports_load
