@@ -10,8 +10,8 @@ import pytest
 
 from app import Sidekicks
 from app.config.defaults import default_config_text
-from app.paths import resource_path
 from app.core.errors import ConfigError, UserError
+from app.paths import resource_path
 from tests.waiting import EventLog
 
 VALID = "theme: dark\nagents:\n  - name: demo\n    builtin: demo\n"

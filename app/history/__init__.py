@@ -1,0 +1,1 @@
+"""History: channels, members, finished messages and agents' commands, per configuration file."""

@@ -1,0 +1,67 @@
+"""What the channel engine needs from a history, whatever keeps it (LMDB, or memory)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from pydantic import Field
+
+from app.channels.models import Channel, Command, Message, Usage
+from app.wire import WireModel
+
+PAGE = 100
+
+
+class MemberSession(WireModel):
+    """An agent's ACP session in one channel, and the last message of the channel it saw."""
+
+    session_id: str = ""
+    last_seen: str = ""  # a message id; "" = has seen nothing of this channel
+    usage: Usage | None = None
+
+
+class StoredChannel(WireModel):
+    channel: Channel
+    last_responder: str = ""
+    sessions: dict[str, MemberSession] = Field(default_factory=dict)  # by agent name
+
+
+class History(Protocol):
+    """All methods are called on the core loop thread. Writes are durable when they return
+    (one transaction each): a crash never loses a finished message nor leaves half of one."""
+
+    @property
+    def problem(self) -> str:
+        """ "" when the history is on disk; otherwise why it only lives in memory."""
+
+    def channels(self) -> list[StoredChannel]:
+        """Every channel, oldest first (ids sort by creation time)."""
+
+    def put_channel(self, stored: StoredChannel) -> None:
+        """Creates or replaces a channel's record (name, members, sessions, last responder)."""
+
+    def delete_channel(self, channel_id: str) -> None:
+        """Deletes the channel and all its messages."""
+
+    def add_message(self, message: Message) -> None:
+        """Keeps a finished message (its id is new and larger than the channel's others)."""
+
+    def last_messages(self, channel_id: str, limit: int = PAGE) -> tuple[list[Message], bool]:
+        """The channel's last `limit` messages, oldest first, and whether older ones exist."""
+
+    def messages_before(
+        self, channel_id: str, before_id: str, limit: int = PAGE
+    ) -> tuple[list[Message], bool]:
+        """The `limit` messages just before `before_id`, oldest first, and whether more exist."""
+
+    def messages_after(self, channel_id: str, after_id: str, limit: int) -> list[Message]:
+        """The last `limit` messages whose id is greater than `after_id` ("" = from the start),
+        oldest first: what an agent has not seen yet."""
+
+    def commands(self, agent: str) -> list[Command]:
+        """The agent's last announced slash commands ([] if it never announced any)."""
+
+    def put_commands(self, agent: str, commands: list[Command]) -> None: ...
+
+    def close(self) -> None:
+        """Releases the files and the lock; the object is not used afterwards."""

@@ -1,0 +1,256 @@
+"""The history on disk: one LMDB environment per configuration file.
+
+Layout (three named sub-databases, values are the models' compact wire JSON):
+
+  channels  channel id                     -> StoredChannel
+  messages  channel id + message id        -> Message
+  commands  agent name (UTF-8)             -> [Command]
+
+Both ids are 26 ASCII characters that sort by creation time, so a channel's messages are one
+contiguous key range in creation order: "the last 100" and "the 100 before X" are a cursor
+positioned with `set_range` then walked backwards, never a scan, whatever the channel's size.
+Every write is one transaction, durable when it returns (LMDB's default `sync`); LMDB's
+copy-on-write pages mean a crash at any moment leaves the last committed state, never half a
+message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import lmdb
+from pydantic import TypeAdapter
+
+from app.channels.models import Command, Message
+from app.history.base import PAGE, StoredChannel
+from app.history.lock import FolderLock
+
+ID_WIDTH = 26  # app.core.ids.new_id(): fixed width, so a channel id is a fixed-width key prefix
+CHANNELS_DB = b"channels"
+MESSAGES_DB = b"messages"
+COMMANDS_DB = b"commands"
+
+# Small at first: on Windows (and some macOS file systems) the data file takes the map's full
+# size on disk. It doubles whenever a write does not fit (see `_write`).
+INITIAL_MAP_SIZE = 64 * 1024 * 1024
+# A ceiling on growth, so a runaway write fails instead of doubling forever.
+MAX_MAP_SIZE = 1 << 40
+_AFTER_ANY_ID = b"\xff"  # sorts after every ASCII id: "the end of this channel's range"
+
+_messages_adapter = TypeAdapter(list[Message])
+_commands_adapter = TypeAdapter(list[Command])
+
+
+def message_key(channel_id: str, message_id: str) -> bytes:
+    return channel_id.encode() + message_id.encode()
+
+
+def encode_message(message: Message) -> bytes:
+    return message.model_dump_json(by_alias=True).encode()
+
+
+def decode_messages(values: list[bytes]) -> list[Message]:
+    """Decodes many stored messages in one call: a single JSON array validated by a
+    TypeAdapter costs a quarter less than one `model_validate_json` per message (measured on
+    100 one-part messages: ~220 µs against ~290 µs)."""
+    if not values:
+        return []
+    return _messages_adapter.validate_json(b"[" + b",".join(values) + b"]")
+
+
+class LmdbHistory:
+    """`History` in an LMDB environment in `folder` (created if missing). `lock`, if given, is
+    released by `close()`: `open_history` hands over the folder's lock with the database."""
+
+    def __init__(self, folder: Path, lock: FolderLock | None = None) -> None:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.folder = folder
+        self._lock = lock
+        # sync/metasync on and writemap off (the defaults, spelled out): a commit is on disk
+        # when put returns, and a stray write through the map cannot corrupt the file.
+        self._env = lmdb.open(
+            str(folder),
+            map_size=INITIAL_MAP_SIZE,
+            subdir=True,
+            max_dbs=3,
+            sync=True,
+            metasync=True,
+            writemap=False,
+            mode=0o600,  # conversations may hold secrets: the files are the user's alone
+        )
+        try:
+            self._check_size()
+            self._channels = self._env.open_db(CHANNELS_DB)
+            self._messages = self._env.open_db(MESSAGES_DB)
+            self._commands = self._env.open_db(COMMANDS_DB)
+            self._check_ends()
+        except BaseException:
+            self._env.close()
+            raise
+
+    def _check_size(self) -> None:
+        """Refuses a data file shorter than its last committed page (a truncated copy, a full
+        disk under some file systems): LMDB maps the file and would kill the process with
+        SIGBUS on the first read past its end, instead of raising an error."""
+        needed = (self._env.info()["last_pgno"] + 1) * self._env.stat()["psize"]
+        actual = (Path(self._env.path()) / "data.mdb").stat().st_size
+        if actual < needed:
+            raise lmdb.CorruptedError(f"{self.folder}: the data file is cut short")
+
+    def _check_ends(self) -> None:
+        """Reads the first and last record of each sub-database: a damaged tree usually
+        shows here, at open (history then falls back to memory), not in the middle of a
+        conversation. It costs a few page reads, whatever the size."""
+        with self._env.begin() as txn:
+            for db in (self._channels, self._messages, self._commands):
+                cursor = txn.cursor(db=db)
+                if cursor.first():
+                    cursor.item()
+                    cursor.last()
+                    cursor.item()
+
+    @property
+    def problem(self) -> str:
+        return ""
+
+    # Channels
+
+    def channels(self) -> list[StoredChannel]:
+        with self._env.begin(db=self._channels) as txn:
+            values = list(txn.cursor().iternext(keys=False, values=True))
+        return [StoredChannel.model_validate_json(value) for value in values]
+
+    def put_channel(self, stored: StoredChannel) -> None:
+        key = stored.channel.id.encode()
+        value = stored.model_dump_json(by_alias=True).encode()
+        self._write(lambda txn: txn.put(key, value, db=self._channels))
+
+    def delete_channel(self, channel_id: str) -> None:
+        def delete(txn: lmdb.Transaction[bytes]) -> None:
+            txn.delete(channel_id.encode(), db=self._channels)
+            prefix = _prefix(channel_id)
+            if prefix is None:
+                return
+            cursor = txn.cursor(db=self._messages)
+            found = cursor.set_range(prefix)
+            # delete() moves the cursor to the next record: the loop walks the range once.
+            while found and cursor.key().startswith(prefix):
+                found = cursor.delete()
+
+        self._write(delete)
+
+    # Messages
+
+    def add_message(self, message: Message) -> None:
+        if _prefix(message.channel) is None:
+            raise ValueError(f"a channel id has {ID_WIDTH} characters: {message.channel!r}")
+        key = message_key(message.channel, message.id)
+        value = encode_message(message)
+        self._write(lambda txn: txn.put(key, value, db=self._messages))
+
+    def last_messages(self, channel_id: str, limit: int = PAGE) -> tuple[list[Message], bool]:
+        return self._page(channel_id, _AFTER_ANY_ID, limit)
+
+    def messages_before(
+        self, channel_id: str, before_id: str, limit: int = PAGE
+    ) -> tuple[list[Message], bool]:
+        return self._page(channel_id, before_id.encode(), limit)
+
+    def messages_after(self, channel_id: str, after_id: str, limit: int) -> list[Message]:
+        prefix = _prefix(channel_id)
+        if prefix is None or limit <= 0:
+            return []
+        floor = prefix + after_id.encode()
+        with self._env.begin(db=self._messages) as txn:
+            values = _take(_walk_back(txn, prefix, _AFTER_ANY_ID, floor), limit)
+        values.reverse()
+        return decode_messages(values)
+
+    def _page(self, channel_id: str, end: bytes, limit: int) -> tuple[list[Message], bool]:
+        """The `limit` messages just before key `prefix + end`, and whether older ones exist:
+        reads one record more than asked, to know without counting."""
+        prefix = _prefix(channel_id)
+        if prefix is None:
+            return [], False
+        with self._env.begin(db=self._messages) as txn:
+            values = _take(_walk_back(txn, prefix, end, prefix), max(limit, 0) + 1)
+        more = len(values) > max(limit, 0)
+        values = values[: max(limit, 0)]
+        values.reverse()
+        return decode_messages(values), more
+
+    # Commands
+
+    def commands(self, agent: str) -> list[Command]:
+        with self._env.begin(db=self._commands) as txn:
+            value = txn.get(agent.encode())
+        return [] if value is None else _commands_adapter.validate_json(value)
+
+    def put_commands(self, agent: str, commands: list[Command]) -> None:
+        key = agent.encode()
+        value = _commands_adapter.dump_json(commands, by_alias=True)
+        self._write(lambda txn: txn.put(key, value, db=self._commands))
+
+    # Lifetime
+
+    def close(self) -> None:
+        try:
+            self._env.close()
+        finally:
+            if self._lock is not None:
+                self._lock.release()
+
+    # Writing
+
+    def _write(self, change: Callable[[lmdb.Transaction[bytes]], object]) -> None:
+        """Runs `change` in one write transaction. When the map is full the transaction is
+        aborted (nothing of it was written), the map doubles and the change runs again."""
+        while True:
+            try:
+                with self._env.begin(write=True) as txn:
+                    change(txn)
+                return
+            except lmdb.MapFullError:
+                self._grow()
+
+    def _grow(self) -> None:
+        size = self._env.info()["map_size"]
+        if size >= MAX_MAP_SIZE:
+            raise lmdb.MapFullError(f"the history reached {size} bytes")
+        # No transaction of ours is open here: set_mapsize requires that.
+        self._env.set_mapsize(min(size * 2, MAX_MAP_SIZE))
+
+
+def _prefix(channel_id: str) -> bytes | None:
+    """The channel's key prefix; None for an id of another width, which cannot have messages
+    (and must not: "" would be the prefix of every message of every channel)."""
+    prefix = channel_id.encode()
+    return prefix if len(prefix) == ID_WIDTH else None
+
+
+def _walk_back(
+    txn: lmdb.Transaction[bytes], prefix: bytes, end: bytes, floor: bytes
+) -> Iterator[bytes]:
+    """The values of the channel's keys below `prefix + end` and above `floor`, newest first."""
+    cursor = txn.cursor()
+    # set_range finds the first key >= the end; the walk starts just before it (or at the
+    # database's last key when nothing is >= the end).
+    positioned = cursor.prev() if cursor.set_range(prefix + end) else cursor.last()
+    if not positioned:
+        return
+    for key, value in cursor.iterprev():
+        if key <= floor or not key.startswith(prefix):
+            return
+        yield value
+
+
+def _take(values: Iterator[bytes], count: int) -> list[bytes]:
+    taken: list[bytes] = []
+    if count <= 0:
+        return taken
+    for value in values:
+        taken.append(value)
+        if len(taken) == count:
+            break
+    return taken
