@@ -7,10 +7,14 @@ object has exactly the services as public attributes; everything else is private
 from __future__ import annotations
 
 from app.agents.service import AgentService
+from app.channels.service import ChannelService
 from app.config.service import ConfigService
 
 
 class Api:
-    def __init__(self, agents: AgentService, config: ConfigService) -> None:
+    def __init__(
+        self, agents: AgentService, config: ConfigService, channels: ChannelService
+    ) -> None:
         self.AgentService = agents
         self.ConfigService = config
+        self.ChannelService = channels

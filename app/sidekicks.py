@@ -15,11 +15,14 @@ from types import TracebackType
 from app.agents.service import AgentService
 from app.agents.supervisor import Supervisor, Tuning
 from app.api import Api
+from app.channels.engine import ChannelEngine
+from app.channels.service import ChannelService
 from app.config.service import ConfigService
 from app.config.startup import startup_config
 from app.config.store import ConfigStore
 from app.core.loop import LoopThread
 from app.events.bus import EventBus
+from app.history.open import open_history
 
 log = logging.getLogger(__name__)
 CLOSE_TIMEOUT = 20.0  # agents stop in parallel within ~8 s
@@ -37,9 +40,14 @@ class Sidekicks:
         self._store.config_listeners.append(
             lambda config: self._supervisor.apply_config(config, self._store.path.parent)
         )
-        self._store.before_open.append(self._supervisor.stop_all)
+        self._engine = ChannelEngine(self.events, self._supervisor)
+        # Open(path): stop the answers and close this history, stop the agents, then switch.
+        self._store.before_open += [self._engine.detach, self._supervisor.stop_all]
+        self._store.after_open.append(self._open_history)
         self.api = Api(
-            AgentService(self._supervisor, self._core), ConfigService(self._store, self._core)
+            AgentService(self._supervisor, self._core),
+            ConfigService(self._store, self._core),
+            ChannelService(self._engine, self._core),
         )
         self._started = False
 
@@ -54,10 +62,16 @@ class Sidekicks:
                     startup.path, startup.text, startup.source, startup.created
                 )
             )
+            self._core.run(self._open_history(startup.path))
         except BaseException:
             self.close()
             raise
         return self
+
+    async def _open_history(self, config_path: Path) -> None:
+        history = open_history(config_path)
+        self._store.history_problem = history.problem
+        self._engine.attach(history)
 
     @property
     def config_path(self) -> Path:
@@ -67,6 +81,10 @@ class Sidekicks:
         if not self._started:
             return
         self._started = False
+        try:
+            self._core.run(self._engine.detach(), timeout=CLOSE_TIMEOUT)
+        except Exception:
+            log.exception("answers did not all stop in time")
         try:
             self._core.run(self._supervisor.stop_all(), timeout=CLOSE_TIMEOUT)
         except Exception:

@@ -19,10 +19,11 @@ Behaviours (combine freely):
   load-session       advertise loadSession; `session/load` replays one chunk
   slow               prompts stream until cancelled (one chunk every 20 ms)
   permission         on a prompt, ask permission and report the chosen option
+  permission-twice   the same, twice in one turn
   commands           announce slash commands on `session/new`
   usage              report context usage after each prompt
 
-A normal prompt is answered with one text chunk `echo: <prompt text>` and `end_turn`.
+A normal prompt is answered with one text chunk `echo: <last line of the prompt>` and `end_turn`.
 Every stdin line received is appended to $FAKE_LOG when it is set.
 """
 
@@ -96,7 +97,8 @@ def handle_prompt(rid: int, params: dict[str, Any]) -> None:
         os._exit(1)
     if "huge-line" in BEHAVIOURS:
         chunk(sid, "x" * (5 * 1024 * 1024))
-    if "permission" in BEHAVIOURS:
+    asks = 2 if "permission-twice" in BEHAVIOURS else 1 if "permission" in BEHAVIOURS else 0
+    for _ in range(asks):
         answer = request("session/request_permission", {
             "sessionId": sid,
             "toolCall": {"toolCallId": "t1", "title": "Edit file", "kind": "edit",
@@ -119,7 +121,7 @@ def handle_prompt(rid: int, params: dict[str, Any]) -> None:
         cancelled.discard(sid)
         send({"id": rid, "result": {"stopReason": "cancelled"}})
         return
-    chunk(sid, f"echo: {text}")
+    chunk(sid, f"echo: {text.splitlines()[-1] if text.strip() else ''}")
     if "usage" in BEHAVIOURS:
         update(sid, {"sessionUpdate": "usage_update", "used": 1000 + len(text), "size": 200000})
     send({"id": rid, "result": {"stopReason": "end_turn"}})

@@ -1,0 +1,39 @@
+"""What an agent receives: a command alone, or the message with the channel's messages it has not
+seen yet (at most the last 20, each cut to 1500 characters), so agents see each other's work."""
+
+from __future__ import annotations
+
+from app.channels.models import Message
+from app.i18n import _
+
+CONTEXT_MESSAGES = 20
+CONTEXT_CHARS = 1500
+
+
+def message_text(message: Message) -> str:
+    return "".join(p.text for p in message.parts if p.kind == "text").strip()
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= CONTEXT_CHARS else text[: CONTEXT_CHARS - 1] + "…"
+
+
+def context_lines(unseen: list[Message], agent: str) -> list[str]:
+    lines = []
+    for message in unseen:
+        text = message_text(message)
+        if message.role == "system" or not text or message.agent == agent:
+            continue
+        author = "user" if message.role == "user" else f"@{message.agent}"
+        lines.append(f"[{author}] {_cut(text)}")
+    return lines[-CONTEXT_MESSAGES:]
+
+
+def build_prompt(text: str, unseen: list[Message], agent: str, channel_name: str) -> str:
+    lines = context_lines(unseen, agent)
+    if not lines:
+        return text
+    where = f"#{channel_name}" if channel_name else _("this conversation")
+    header = _("Messages in {where} since your last answer:").format(where=where)
+    footer = _("The message for you:")
+    return "\n".join([header, *lines, "", footer, text])

@@ -1,0 +1,115 @@
+"""ChannelService (SPEC §4 `ChannelService`), as the page calls it."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from app.channels.engine import ChannelEngine
+from app.channels.models import Channel, Command, Message, Usage
+from app.core.expose import exposed
+from app.core.loop import LoopThread
+from app.events.payloads import PermissionRequested
+from app.wire import WireModel
+
+# Delete and Cancel wait for the agent to stop answering (an agent ignoring cancel: ~10 s);
+# Prepare may start agents (30 s handshake each, in parallel) and open their sessions.
+STOP_TIMEOUT = 20.0
+PREPARE_TIMEOUT = 180.0
+
+
+class Conversation(WireModel):
+    channel: Channel
+    messages: list[Message]
+    more: bool
+    busy: bool
+    queued: int
+    answering: str
+    usage: dict[str, Usage] = Field(default_factory=dict)
+    permissions: list[PermissionRequested] = Field(default_factory=list)
+
+
+class Page(WireModel):
+    messages: list[Message]
+    more: bool
+
+
+class ChannelService:
+    def __init__(self, engine: ChannelEngine, core: LoopThread) -> None:
+        self._engine = engine
+        self._core = core
+
+    @exposed
+    def List(self) -> list[Channel]:
+        """All channels and direct conversations, oldest to newest."""
+        return self._core.call(self._engine.channels)
+
+    @exposed
+    def Create(self, name: str, description: str = "") -> Channel:
+        """Creates a channel; a name already taken (ignoring case) or empty is an error."""
+        return self._core.call(lambda: self._engine.create(name, description))
+
+    @exposed
+    def Rename(self, id: str, name: str, description: str = "") -> Channel:
+        """Renames a channel (not a direct conversation)."""
+        return self._core.call(lambda: self._engine.rename(id, name, description))
+
+    @exposed
+    def Delete(self, id: str) -> None:
+        """Stops its answers, then deletes the channel and all its history."""
+        self._core.run(self._engine.delete(id), timeout=STOP_TIMEOUT)
+
+    @exposed
+    def AddMember(self, id: str, agent: str) -> Channel:
+        """Invites an agent; the channel shows `agent-joined`."""
+        return self._core.call(lambda: self._engine.add_member(id, agent))
+
+    @exposed
+    def RemoveMember(self, id: str, agent: str) -> Channel:
+        """Removes an agent; the channel shows `agent-left`."""
+        return self._core.run(self._engine.remove_member(id, agent), timeout=STOP_TIMEOUT)
+
+    @exposed
+    def Direct(self, agent: str) -> Channel:
+        """The direct conversation with `agent`, created the first time."""
+        return self._core.call(lambda: self._engine.direct(agent))
+
+    @exposed
+    def Send(self, id: str, text: str) -> str:
+        """Adds a user message and returns its id; it waits (queued) if the channel answers."""
+        return self._core.call(lambda: self._engine.send(id, text))
+
+    @exposed
+    def Cancel(self, id: str) -> None:
+        """Stops the current answer, the agents still due and the queued messages."""
+        self._core.run(self._engine.cancel(id), timeout=STOP_TIMEOUT)
+
+    @exposed
+    def AnswerPermission(self, id: str, optionId: str) -> None:
+        """Answers a pending permission request with one of its options."""
+        self._core.call(lambda: self._engine.answer_permission(id, optionId))
+
+    @exposed
+    def Conversation(self, id: str) -> Conversation:
+        """The channel, its last 100 messages and whether there are more, its turn, usage and
+        pending permission requests."""
+        return self._core.call(lambda: Conversation(**self._engine.conversation(id)))
+
+    @exposed
+    def Older(self, id: str, beforeId: str) -> Page:
+        """The 100 messages before `beforeId`."""
+
+        def older() -> Page:
+            messages, more = self._engine.older(id, beforeId)
+            return Page(messages=messages, more=more)
+
+        return self._core.call(older)
+
+    @exposed
+    def Commands(self, agent: str) -> list[Command]:
+        """The agent's last announced slash commands, kept from one launch to the next."""
+        return self._core.call(lambda: self._engine.commands(agent))
+
+    @exposed
+    def Prepare(self, id: str) -> None:
+        """Starts the members that never announced commands and opens their sessions."""
+        self._core.run(self._engine.prepare(id), timeout=PREPARE_TIMEOUT)

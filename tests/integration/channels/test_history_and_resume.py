@@ -1,0 +1,133 @@
+"""History survives restarts; agents resume their sessions (SPEC §4 History)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from app import Sidekicks
+from tests.integration.channels.conftest import FAST, Chat
+
+
+def methods(chat: Chat, agent: str, method: str) -> list[dict]:
+    return [m for m in chat.received(agent) if m.get("method") == method]
+
+
+def test_channels_members_messages_and_commands_survive_a_restart(
+    open_chat: Callable[..., Chat],
+) -> None:
+    chat = open_chat()
+    room = chat.channels.Create("keep", "kept across restarts")
+    mark = chat.log.mark()
+    chat.channels.Send(room["id"], "@loader hi")
+    chat.finished(room["id"], "loader", since=mark)
+    chat.idle(room["id"], since=mark)
+    before = chat.channels.Conversation(room["id"])
+    commands = chat.channels.Commands("loader")
+    assert commands
+    chat.sk.close()
+
+    again = open_chat()
+    assert again.channels.List() == [before["channel"]]
+    after = again.channels.Conversation(room["id"])
+    assert after["messages"] == before["messages"]
+    assert after["usage"] == before["usage"]
+    assert again.channels.Commands("loader") == commands
+
+
+def test_an_agent_that_can_load_resumes_its_session_without_duplicating_history(
+    open_chat: Callable[..., Chat],
+) -> None:
+    chat = open_chat()
+    room = chat.channels.Create("resume")
+    mark = chat.log.mark()
+    chat.channels.Send(room["id"], "@loader first")
+    chat.finished(room["id"], "loader", since=mark)
+    chat.idle(room["id"], since=mark)
+    session_id = methods(chat, "loader", "session/new")[0]["params"]
+    chat.sk.close()
+
+    again = open_chat()
+    mark = again.log.mark()
+    again.channels.Send(room["id"], "second")  # the last responder answers
+    answer = again.finished(room["id"], "loader", since=mark)
+    assert answer["parts"][0]["text"] == "echo: second"
+    loads = methods(again, "loader", "session/load")
+    assert len(loads) == 1
+    assert len(methods(again, "loader", "session/new")) == 1  # only the first run's
+    assert loads[0]["params"]["sessionId"].startswith("fake-session-")
+    assert session_id["cwd"] == loads[0]["params"]["cwd"]
+    assert again.prompts("loader")[-1] == "second"  # it remembers: no context needed
+    texts = [
+        p["text"]
+        for m in again.channels.Conversation(room["id"])["messages"]
+        for p in m["parts"]
+        if p["kind"] == "text"
+    ]
+    assert "replayed" not in texts  # the replay does not come back as a message
+
+
+def test_an_agent_without_load_gets_the_latest_messages_in_its_first_prompt(
+    open_chat: Callable[..., Chat],
+) -> None:
+    chat = open_chat()
+    room = chat.channels.Create("fresh")
+    mark = chat.log.mark()
+    chat.channels.Send(room["id"], "@alpha remember the number 42")
+    chat.finished(room["id"], "alpha", since=mark)
+    chat.idle(room["id"], since=mark)
+    chat.sk.close()
+
+    again = open_chat()
+    mark = again.log.mark()
+    again.channels.Send(room["id"], "what was the number?")
+    again.finished(room["id"], "alpha", since=mark)
+    prompt = again.prompts("alpha")[-1]
+    assert "Messages in #fresh since your last answer:" in prompt
+    assert "[user] @alpha remember the number 42" in prompt
+    assert prompt.endswith("what was the number?")
+
+
+def test_an_answer_interrupted_by_closing_the_app_is_not_kept(
+    open_chat: Callable[..., Chat],
+) -> None:
+    chat = open_chat()
+    room = chat.channels.Create("interrupted")
+    mark = chat.log.mark()
+    chat.channels.Send(room["id"], "@slow take your time")
+    chat.log.wait("message:delta", lambda p: p["channel"] == room["id"], since=mark)
+    chat.sk.close()
+
+    again = open_chat()
+    messages = again.channels.Conversation(room["id"])["messages"]
+    assert [(m["role"], m["code"]) for m in messages] == [
+        ("user", None), ("system", "agent-joined"),
+    ]  # fmt: skip
+
+
+def test_a_second_sidekicks_on_the_same_file_keeps_history_in_memory(
+    open_chat: Callable[..., Chat], tmp_path: Path
+) -> None:
+    first = open_chat()
+    assert first.sk.api.ConfigService.Current()["historyProblem"] == ""
+    with Sidekicks(config=tmp_path / "chat.yaml", tuning=FAST) as second:
+        problem = second.api.ConfigService.Current()["historyProblem"]
+        assert "Another Sidekicks" in problem
+        room = second.api.ChannelService.Create("in memory")
+        assert second.api.ChannelService.List() == [room]
+    assert first.channels.List() == []  # the first one's history was not touched
+
+
+def test_opening_another_configuration_switches_history(
+    open_chat: Callable[..., Chat], tmp_path: Path
+) -> None:
+    chat = open_chat()
+    room = chat.channels.Create("here")
+    first_config = chat.sk.api.ConfigService.Current()["path"]
+    other = tmp_path / "other.yaml"
+    other.write_text("agents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8")
+    chat.sk.api.ConfigService.Open(str(other))
+    assert chat.channels.List() == []
+    chat.channels.Create("there")
+    chat.sk.api.ConfigService.Open(first_config)
+    assert chat.channels.List() == [room]
