@@ -340,6 +340,8 @@ def test_prepare_opens_the_sessions_of_members_that_never_announced_commands(
     chat.channels.AddMember(room["id"], "loader")
     chat.channels.AddMember(room["id"], "alpha")
     mark = chat.log.mark()
+    chat.channels.Send(room["id"], "some past")  # two members: no-recipient
+    chat.idle(room["id"], since=mark)
     chat.channels.Prepare(room["id"])
     event = chat.log.wait("commands:changed", lambda p: p["agent"] == "loader", since=mark)
     assert event["commands"] == [{"name": "hello", "description": "Say hello", "hint": "who"}]
@@ -351,3 +353,4 @@ def test_prepare_opens_the_sessions_of_members_that_never_announced_commands(
     assert len([r for r in chat.received("loader") if r.get("method") == "session/new"]) == 1
     # The prepared session serves the first answer, which still gets the channel's past.
     assert chat.prompts("loader")[0].startswith("Messages in #prep since your last answer:")
+    assert "[user] some past" in chat.prompts("loader")[0]
