@@ -8,8 +8,12 @@ import logging
 import signal
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from app import __version__
+
+if TYPE_CHECKING:
+    from app.sidekicks import Sidekicks
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -19,11 +23,28 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--config", metavar="PATH", help="the configuration file to open")
     parser.add_argument("--version", action="version", version=f"Sidekicks {__version__}")
     parser.add_argument(
+        "--headless",
+        action="store_true",
+        help="run the backend without a window, until Ctrl-C (for servers and scripts)",
+    )
+    parser.add_argument(
         "--agent",
         metavar="NAME",
         help="run the built-in agent NAME on stdin/stdout instead of the app (e.g. demo)",
     )
     return parser.parse_args(argv)
+
+
+def _run_headless(app: Sidekicks) -> None:
+    info = app.api.ConfigService.Current()
+    state = "valid" if info["valid"] else f"{len(info['problems'])} problem(s)"
+    created = " (created)" if info["created"] else ""
+    print(f"Sidekicks {__version__}: {info['path']}{created} [{info['source']}], {state}")
+    print("Running headless (no window). Press Ctrl-C to quit.", flush=True)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with contextlib.suppress(KeyboardInterrupt):
+        stop.wait()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,15 +64,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sidekicks: {err}", file=sys.stderr)
         return 2
     try:
-        info = app.api.ConfigService.Current()
-        state = "valid" if info["valid"] else f"{len(info['problems'])} problem(s)"
-        created = " (created)" if info["created"] else ""
-        print(f"Sidekicks {__version__}: {info['path']}{created} [{info['source']}], {state}")
-        print("No window yet: the backend runs headless. Press Ctrl-C to quit.", flush=True)
-        stop = threading.Event()
-        signal.signal(signal.SIGTERM, lambda *_: stop.set())
-        with contextlib.suppress(KeyboardInterrupt):
-            stop.wait()
+        if args.headless:
+            _run_headless(app)
+        else:
+            from app.bridge.window import run_window
+
+            run_window(app)
     finally:
         app.close()
     return 0

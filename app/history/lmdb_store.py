@@ -17,7 +17,9 @@ message.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import islice
 from pathlib import Path
+from typing import TypeVar
 
 import lmdb
 from pydantic import TypeAdapter
@@ -26,10 +28,13 @@ from app.channels.models import Command, Message
 from app.history.base import PAGE, StoredChannel
 from app.history.lock import FolderLock
 
+T = TypeVar("T")
+
 ID_WIDTH = 26  # app.core.ids.new_id(): fixed width, so a channel id is a fixed-width key prefix
 CHANNELS_DB = b"channels"
 MESSAGES_DB = b"messages"
 COMMANDS_DB = b"commands"
+SUB_DATABASES = (CHANNELS_DB, MESSAGES_DB, COMMANDS_DB)
 
 # Small at first: on Windows (and some macOS file systems) the data file takes the map's full
 # size on disk. It doubles whenever a write does not fit (see `_write`).
@@ -43,7 +48,8 @@ _commands_adapter = TypeAdapter(list[Command])
 
 
 def message_key(channel_id: str, message_id: str) -> bytes:
-    return channel_id.encode() + message_id.encode()
+    """A message's key: its channel's fixed-width id, then its own id."""
+    return _required_prefix(channel_id) + message_id.encode()
 
 
 def encode_message(message: Message) -> bytes:
@@ -61,7 +67,8 @@ def decode_messages(values: list[bytes]) -> list[Message]:
 
 class LmdbHistory:
     """`History` in an LMDB environment in `folder` (created if missing). `lock`, if given, is
-    released by `close()`: `open_history` hands over the folder's lock with the database."""
+    released by `close()`: `open_history` hands over the folder's lock with the database (if
+    the constructor raises, the lock stays the caller's to release)."""
 
     def __init__(self, folder: Path, lock: FolderLock | None = None) -> None:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -73,7 +80,7 @@ class LmdbHistory:
             str(folder),
             map_size=INITIAL_MAP_SIZE,
             subdir=True,
-            max_dbs=3,
+            max_dbs=len(SUB_DATABASES),
             sync=True,
             metasync=True,
             writemap=False,
@@ -81,9 +88,11 @@ class LmdbHistory:
         )
         try:
             self._check_size()
-            self._channels = self._env.open_db(CHANNELS_DB)
-            self._messages = self._env.open_db(MESSAGES_DB)
-            self._commands = self._env.open_db(COMMANDS_DB)
+            # Creating a sub-database is a write: it can meet a full map too (a database
+            # reopened with a map just its size, see _grow).
+            self._channels, self._messages, self._commands = self._write(
+                lambda txn: [self._env.open_db(name, txn=txn) for name in SUB_DATABASES]
+            )
             self._check_ends()
         except BaseException:
             self._env.close()
@@ -122,16 +131,17 @@ class LmdbHistory:
         return [StoredChannel.model_validate_json(value) for value in values]
 
     def put_channel(self, stored: StoredChannel) -> None:
-        key = stored.channel.id.encode()
+        key = _required_prefix(stored.channel.id)
         value = stored.model_dump_json(by_alias=True).encode()
         self._write(lambda txn: txn.put(key, value, db=self._channels))
 
     def delete_channel(self, channel_id: str) -> None:
+        prefix = _prefix(channel_id)
+        if prefix is None:
+            return  # no record nor message can have such an id (see put_channel, add_message)
+
         def delete(txn: lmdb.Transaction[bytes]) -> None:
-            txn.delete(channel_id.encode(), db=self._channels)
-            prefix = _prefix(channel_id)
-            if prefix is None:
-                return
+            txn.delete(prefix, db=self._channels)
             cursor = txn.cursor(db=self._messages)
             found = cursor.set_range(prefix)
             # delete() moves the cursor to the next record: the loop walks the range once.
@@ -143,8 +153,6 @@ class LmdbHistory:
     # Messages
 
     def add_message(self, message: Message) -> None:
-        if _prefix(message.channel) is None:
-            raise ValueError(f"a channel id has {ID_WIDTH} characters: {message.channel!r}")
         key = message_key(message.channel, message.id)
         value = encode_message(message)
         self._write(lambda txn: txn.put(key, value, db=self._messages))
@@ -163,7 +171,7 @@ class LmdbHistory:
             return []
         floor = prefix + after_id.encode()
         with self._env.begin(db=self._messages) as txn:
-            values = _take(_walk_back(txn, prefix, _AFTER_ANY_ID, floor), limit)
+            values = list(islice(_walk_back(txn, prefix + _AFTER_ANY_ID, floor), limit))
         values.reverse()
         return decode_messages(values)
 
@@ -173,16 +181,19 @@ class LmdbHistory:
         prefix = _prefix(channel_id)
         if prefix is None:
             return [], False
+        limit = max(limit, 0)
         with self._env.begin(db=self._messages) as txn:
-            values = _take(_walk_back(txn, prefix, end, prefix), max(limit, 0) + 1)
-        more = len(values) > max(limit, 0)
-        values = values[: max(limit, 0)]
-        values.reverse()
-        return decode_messages(values), more
+            values = list(islice(_walk_back(txn, prefix + end, prefix), limit + 1))
+        more = len(values) > limit
+        page = values[:limit]
+        page.reverse()
+        return decode_messages(page), more
 
     # Commands
 
     def commands(self, agent: str) -> list[Command]:
+        if not agent:
+            return []  # LMDB keys cannot be empty; no agent has an empty name
         with self._env.begin(db=self._commands) as txn:
             value = txn.get(agent.encode())
         return [] if value is None else _commands_adapter.validate_json(value)
@@ -203,22 +214,23 @@ class LmdbHistory:
 
     # Writing
 
-    def _write(self, change: Callable[[lmdb.Transaction[bytes]], object]) -> None:
+    def _write(self, change: Callable[[lmdb.Transaction[bytes]], T]) -> T:
         """Runs `change` in one write transaction. When the map is full the transaction is
         aborted (nothing of it was written), the map doubles and the change runs again."""
         while True:
             try:
                 with self._env.begin(write=True) as txn:
-                    change(txn)
-                return
+                    return change(txn)
             except lmdb.MapFullError:
                 self._grow()
 
     def _grow(self) -> None:
+        """Doubles the map. LMDB reopens a database with a map only as large as its data
+        (not the larger map it had), so the first write after an open often lands here."""
         size = self._env.info()["map_size"]
         if size >= MAX_MAP_SIZE:
             raise lmdb.MapFullError(f"the history reached {size} bytes")
-        # No transaction of ours is open here: set_mapsize requires that.
+        # No transaction of ours is open here, as set_mapsize requires: _write's has ended.
         self._env.set_mapsize(min(size * 2, MAX_MAP_SIZE))
 
 
@@ -229,28 +241,24 @@ def _prefix(channel_id: str) -> bytes | None:
     return prefix if len(prefix) == ID_WIDTH else None
 
 
-def _walk_back(
-    txn: lmdb.Transaction[bytes], prefix: bytes, end: bytes, floor: bytes
-) -> Iterator[bytes]:
-    """The values of the channel's keys below `prefix + end` and above `floor`, newest first."""
+def _required_prefix(channel_id: str) -> bytes:
+    prefix = _prefix(channel_id)
+    if prefix is None:
+        raise ValueError(f"a channel id has {ID_WIDTH} ASCII characters, not {channel_id!r}")
+    return prefix
+
+
+def _walk_back(txn: lmdb.Transaction[bytes], start: bytes, floor: bytes) -> Iterator[bytes]:
+    """The values of the keys below `start` and above `floor`, newest first. Both bounds are
+    inside one channel's range (its fixed-width prefix, then anything), so the walk never
+    leaves the channel: the previous channel's keys are all below the floor."""
     cursor = txn.cursor()
-    # set_range finds the first key >= the end; the walk starts just before it (or at the
-    # database's last key when nothing is >= the end).
-    positioned = cursor.prev() if cursor.set_range(prefix + end) else cursor.last()
+    # set_range finds the first key >= start; the walk begins just before it (or at the
+    # database's last key when no key is >= start).
+    positioned = cursor.prev() if cursor.set_range(start) else cursor.last()
     if not positioned:
         return
     for key, value in cursor.iterprev():
-        if key <= floor or not key.startswith(prefix):
+        if key <= floor:
             return
         yield value
-
-
-def _take(values: Iterator[bytes], count: int) -> list[bytes]:
-    taken: list[bytes] = []
-    if count <= 0:
-        return taken
-    for value in values:
-        taken.append(value)
-        if len(taken) == count:
-            break
-    return taken

@@ -38,7 +38,7 @@ def open_history(config_path: Path) -> History:
         return _open_lmdb(folder, lock)
     except Exception as error:
         # Whatever the database raises (damaged file, full disk, missing engine…), the app
-        # still runs; the lock is released since nobody uses the folder.
+        # still runs, on memory; the lock goes, as this process will not use the folder.
         lock.release()
         return _cannot_open(folder, error)
 
@@ -75,6 +75,8 @@ def _reason(error: BaseException) -> str:
         return _("the disk is full")
     if code == errno.EROFS:
         return _("the disk is read-only")
+    if isinstance(error, FileExistsError | NotADirectoryError) or code == errno.ENOTDIR:
+        return _("a file stands where its folder should be")
     if _is_damaged(error):
         return _("the file is damaged or is not a Sidekicks history")
     return str(error) or type(error).__name__

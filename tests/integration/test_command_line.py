@@ -36,7 +36,7 @@ def test_a_missing_config_flag_exits_with_a_clear_message(tmp_path: Path) -> Non
 
 def test_the_app_starts_on_a_newly_created_default_config(user_config_dir: Path) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app"],
+        [sys.executable, "-m", "app", "--headless"],
         cwd=ROOT, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:

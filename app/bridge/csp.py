@@ -1,0 +1,71 @@
+"""Keeps pywebview's bridge working under a Content-Security-Policy without 'unsafe-eval'.
+
+pywebview relies on eval twice, and a strict CSP refuses both (EvalError):
+- its injected script builds each `window.pywebview.api.<Service>.<Method>` with
+  `new Function(...)`: the script is patched to build the same functions as closures;
+- `Window.evaluate_js` wraps every script in `eval("…")`, and pywebview returns each call's
+  result to the page that way: our window's `evaluate_js` runs the script as it is
+  (`run_js`), which is all those calls and the event pump need.
+Allowing 'unsafe-eval' instead would let any string reach the JS compiler. The patch is exact:
+if pywebview's script changes, the app refuses to start rather than run with a broken or
+weakened bridge (and a test fails).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+ORIGINAL = """      nestedObject[functionName] = new Function(
+        sanitize_params(params),
+        funcBody
+      );"""
+
+CLOSURE = """      nestedObject[functionName] = (function (name) {
+        return function () {
+          var __id = (Math.random() + "").substring(2);
+          var args = Array.prototype.slice.call(arguments);
+          var promise = new Promise(function (resolve, reject) {
+            window.pywebview._checkValue(name, resolve, reject, __id);
+          });
+          window.pywebview._jsApiCallback(name, args, __id);
+          return promise;
+        };
+      })(funcName);"""
+
+
+class BridgePatchError(RuntimeError):
+    pass
+
+
+def patch_script(js_code: str) -> str:
+    if ORIGINAL not in js_code:
+        raise BridgePatchError(
+            "pywebview's bridge script changed: app/bridge/csp.py must be updated"
+        )
+    return js_code.replace(ORIGINAL, CLOSURE)
+
+
+def without_eval(window: Any) -> None:
+    """Makes `window.evaluate_js` run scripts as they are (results are not returned)."""
+
+    def evaluate_js(script: str, callback: Callable[..., Any] | None = None) -> Any:
+        return window.run_js(script)
+
+    window.evaluate_js = evaluate_js
+
+
+def install() -> None:
+    """Wraps pywebview's script loader so every injected bridge is eval-free."""
+    from webview import util
+
+    original: Callable[..., Any] = util.load_js_files
+    if getattr(original, "__sidekicks_patched__", False):
+        return
+
+    def load_js_files(window: Any, platform: str) -> tuple[str, str]:
+        js_code, finish = original(window, platform)
+        return patch_script(js_code), finish
+
+    load_js_files.__sidekicks_patched__ = True  # type: ignore[attr-defined]
+    util.load_js_files = load_js_files  # type: ignore[assignment]

@@ -1,0 +1,111 @@
+"""The desktop window: pywebview hosting ui/dist, the services as its js_api, events pumped in.
+
+Linux uses the Qt backend (PyQt6; DESIGN §5), macOS and Windows their native ones. Closing the
+window stops the answers and every agent and closes the history (Sidekicks.close, after
+webview.start returns, on the main thread: the GUI thread is never blocked by it).
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Literal
+
+from app import __version__
+from app.bridge import csp
+from app.bridge.geometry import MIN_SIZE, Geometry, load_geometry, save_geometry
+from app.bridge.pump import EventPump
+from app.paths import resource_path
+from app.sidekicks import Sidekicks
+
+log = logging.getLogger(__name__)
+
+TITLE = "Sidekicks"
+YAML_FILTER = ("YAML files (*.yaml;*.yml)", "All files (*.*)")
+
+MISSING_UI = """<!doctype html><meta charset="utf-8"><title>Sidekicks</title>
+<body style="font: 15px system-ui; padding: 3em; max-width: 40em">
+<h1>The interface is not built</h1>
+<p>Run <code>./scripts/run</code> (it builds <code>ui/dist</code>), or
+<code>cd ui && npm ci && npm run build</code>.</p></body>"""
+
+
+def ui_index() -> Path:
+    return resource_path("ui", "dist", "index.html")
+
+
+def gui_backend() -> Literal["qt"] | None:
+    return "qt" if sys.platform.startswith("linux") else None
+
+
+def choose_file(window: Any) -> str | None:
+    import webview
+
+    result = window.create_file_dialog(
+        webview.FileDialog.OPEN, allow_multiple=False, file_types=YAML_FILTER
+    )
+    if not result:
+        return None
+    return str(result[0] if isinstance(result, list | tuple) else result)
+
+
+def run_window(sk: Sidekicks) -> None:
+    import webview
+
+    csp.install()
+    geometry = load_geometry()
+    index = ui_index()
+    window = webview.create_window(
+        TITLE,
+        url=str(index) if index.is_file() else None,
+        html=None if index.is_file() else MISSING_UI,
+        js_api=sk.api,
+        width=geometry.width,
+        height=geometry.height,
+        x=geometry.x,
+        y=geometry.y,
+        min_size=MIN_SIZE,
+        text_select=True,
+    )
+    assert window is not None
+    csp.without_eval(window)
+    pump = EventPump(window.run_js)
+    unsubscribe = sk.events.subscribe(pump.put)
+    live = Geometry(geometry.width, geometry.height, geometry.x, geometry.y)
+
+    def on_resized(width: int, height: int) -> None:
+        live.width, live.height = width, height
+
+    def on_moved(x: int, y: int) -> None:
+        live.x, live.y = x, y
+
+    window.events.loaded += pump.page_loaded
+    window.events.closing += pump.stop
+    window.events.resized += on_resized
+    window.events.moved += on_moved
+    sk.api.ConfigService._set_file_chooser(lambda: choose_file(window))
+
+    def close_window(*_: object) -> None:
+        # SIGTERM/SIGINT (a session ending, a test): close as if the user did, so the agents
+        # are stopped. destroy() waits on the GUI thread: call it from another one.
+        threading.Thread(target=window.destroy, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, close_window)
+    signal.signal(signal.SIGINT, close_window)
+    pump.start()
+    log.info("Sidekicks %s: opening the window on %s", __version__, index)
+    try:
+        webview.start(
+            gui=gui_backend(),
+            http_server=True,
+            private_mode=True,
+            icon=str(resource_path("build", "icons", "sidekicks.png")),
+        )
+    finally:
+        pump.stop()
+        unsubscribe()
+        pump.join()
+        save_geometry(live)

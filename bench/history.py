@@ -1,0 +1,204 @@
+"""History reads on a channel of 1,000,000 messages, beside raw LMDB reads of the same records.
+
+  build:   1,000,000 realistic messages (one text part, user and agent turns) in one channel,
+           and a newer neighbouring channel, written raw in large transactions with the store's
+           own key layout and encoding (a bench-only fast path: the reads are what is measured)
+  reads:   `LmdbHistory.last_messages(ch, 100)` (what Conversation asks) and
+           `messages_before(ch, random id, 100)` (Older), median and p99
+  anchor:  a py-lmdb cursor reading the same 100 records as bytes, nothing decoded
+  also:    opening the database, decoding 100 stored messages alone (as the store does, and
+           one `model_validate_json` each), one durable add_message
+
+Prints the figures and the ratios (targets: last_messages under 5 ms median, within 3x of the
+raw read). `BENCH_MESSAGES` changes the channel's size. Temporary files are removed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from itertools import islice
+from pathlib import Path
+
+import lmdb
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.channels.models import Message, Part  # noqa: E402
+from app.core.ids import new_id  # noqa: E402
+from app.history.base import PAGE  # noqa: E402
+from app.history.lmdb_store import (  # noqa: E402
+    MESSAGES_DB,
+    LmdbHistory,
+    decode_messages,
+    encode_message,
+    message_key,
+)
+
+MESSAGES = int(os.environ.get("BENCH_MESSAGES", "1000000"))
+NEIGHBOUR_MESSAGES = 1000
+BATCH = 50_000
+CALLS = 200
+WORDS = ["the", "a", "to", "of", "agent", "file", "test", "build", "fix", "run", "code", "error"]
+
+
+def realistic_message(channel_id: str, index: int, rng: random.Random) -> Message:
+    agent_turn = index % 2 == 1
+    text = " ".join(rng.choices(WORDS, k=rng.randint(4, 60)))
+    return Message(
+        id=new_id(),
+        channel=channel_id,
+        created_at="2025-01-02T03:04:05.678Z",
+        role="agent" if agent_turn else "user",
+        agent="claude" if agent_turn else "",
+        parts=[Part(kind="text", text=text)],
+        stop_reason="end_turn" if agent_turn else None,
+    )
+
+
+def records(channel_id: str, count: int, sample: list[str]) -> Iterator[tuple[bytes, bytes]]:
+    """The channel's (key, value) records in key order; every 1000th id goes to `sample`."""
+    rng = random.Random(channel_id)
+    for index in range(count):
+        message = realistic_message(channel_id, index, rng)
+        if index % 1000 == 500:
+            sample.append(message.id)
+        yield message_key(channel_id, message.id), encode_message(message)
+
+
+def build(folder: Path, channel_id: str, neighbour_id: str) -> list[str]:
+    """Writes both channels raw, in batches; returns a sample of the big channel's ids."""
+    sample: list[str] = []
+    # ~500 bytes a message on disk: 1 KiB each leaves room without an 8 GiB file where the
+    # map takes its full size on disk (Windows).
+    size = (MESSAGES + NEIGHBOUR_MESSAGES) * 1024 + (64 << 20)
+    env = lmdb.open(str(folder), map_size=size, max_dbs=3)
+    try:
+        db = env.open_db(MESSAGES_DB)
+        for channel, count in ((channel_id, MESSAGES), (neighbour_id, NEIGHBOUR_MESSAGES)):
+            stream = records(channel, count, sample if channel == channel_id else [])
+            while True:
+                batch = list(islice(stream, BATCH))
+                if not batch:
+                    break
+                with env.begin(write=True, db=db) as txn:
+                    txn.cursor().putmulti(batch, append=True)
+    finally:
+        env.close()
+    return sample
+
+
+def timings(call: Callable[[], object], count: int = CALLS) -> list[float]:
+    """Seconds per call, after a few warm-up calls."""
+    for _ in range(5):
+        call()
+    result = []
+    for _ in range(count):
+        start = time.perf_counter()
+        call()
+        result.append(time.perf_counter() - start)
+    return result
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def p99(values: list[float]) -> float:
+    return statistics.quantiles(values, n=100)[98]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:8.3f} ms"
+
+
+def raw_last_page(env: lmdb.Environment, channel_id: str) -> list[bytes]:
+    """The anchor: the channel's last 100 values as bytes, by the same cursor walk."""
+    db = env.open_db(MESSAGES_DB, create=False)
+    with env.begin(db=db) as txn:
+        cursor = txn.cursor()
+        if cursor.set_range(channel_id.encode() + b"\xff"):
+            cursor.prev()
+        else:
+            cursor.last()
+        values = []
+        for value in cursor.iterprev(keys=False, values=True):
+            values.append(value)
+            if len(values) == PAGE:
+                break
+    return values
+
+
+def measure_raw(folder: Path, channel_id: str) -> tuple[list[float], list[bytes]]:
+    env = lmdb.open(str(folder), max_dbs=3, readonly=True)
+    try:
+        values = raw_last_page(env, channel_id)
+        return timings(lambda: raw_last_page(env, channel_id)), values
+    finally:
+        env.close()
+
+
+def measure_open(folder: Path) -> list[float]:
+    result = []
+    for _ in range(10):
+        start = time.perf_counter()
+        history = LmdbHistory(folder)
+        result.append(time.perf_counter() - start)
+        history.close()
+    return result
+
+
+def main() -> None:
+    channel_id, neighbour_id = new_id(), new_id()
+    with tempfile.TemporaryDirectory(prefix="sidekicks-bench-") as temp:
+        folder = Path(temp) / "history"
+        start = time.perf_counter()
+        sample = build(folder, channel_id, neighbour_id)
+        build_seconds = time.perf_counter() - start
+        size = (folder / "data.mdb").stat().st_size
+
+        raw, raw_values = measure_raw(folder, channel_id)
+        decode = timings(lambda: decode_messages(raw_values[::-1]))
+        one_by_one = timings(lambda: [Message.model_validate_json(v) for v in raw_values[::-1]])
+        opens = measure_open(folder)
+
+        history = LmdbHistory(folder)
+        try:
+            messages, more = history.last_messages(channel_id)
+            assert len(messages) == PAGE and more and messages[-1].id > messages[0].id
+            last = timings(lambda: history.last_messages(channel_id))
+            rng = random.Random(1)
+            before = timings(lambda: history.messages_before(channel_id, rng.choice(sample)))
+            writes = timings(
+                lambda: history.add_message(realistic_message(neighbour_id, 1, rng)), 100
+            )
+        finally:
+            history.close()
+
+    print(f"channel: {MESSAGES:,} messages (+{NEIGHBOUR_MESSAGES:,} in a newer neighbour)")
+    print(f"  built in {build_seconds:.1f} s, data file {size / 2**20:.0f} MiB")
+    print(f"open LmdbHistory          median {ms(median(opens))}   max {ms(max(opens))}")
+    print(f"last_messages(ch, 100)    median {ms(median(last))}   p99 {ms(p99(last))}")
+    print(f"messages_before(random)   median {ms(median(before))}   p99 {ms(p99(before))}")
+    print(f"raw cursor, 100 as bytes  median {ms(median(raw))}   p99 {ms(p99(raw))}   (anchor)")
+    print(f"decode 100 stored msgs    median {ms(median(decode))}   p99 {ms(p99(decode))}")
+    print(f"  one model_validate_json each: median {ms(median(one_by_one))}")
+    print(f"add_message (durable)     median {ms(median(writes))}   p99 {ms(p99(writes))}")
+    ratio_last = median(last) / median(raw)
+    ratio_before = median(before) / median(raw)
+    print(f"ratio last_messages / raw:   {ratio_last:.1f}x   (target 3x)")
+    print(f"ratio messages_before / raw: {ratio_before:.1f}x")
+    print(
+        f"last_messages median {median(last) * 1000:.3f} ms: "
+        f"{'under' if median(last) < 0.005 else 'OVER'} the 5 ms target"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""The page calls the three services through pywebview and receives events live."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Error, Page
+
+from app.agents.service import AgentService
+from app.channels.service import ChannelService
+from app.config.service import ConfigService
+from tests.e2e.window import api, record_events, recorded
+from tests.waiting import wait_for
+
+pytestmark = pytest.mark.e2e
+
+
+def exposed_methods(service: type) -> list[str]:
+    return sorted(
+        name
+        for name, fn in inspect.getmembers(service, inspect.isfunction)
+        if getattr(fn, "__exposed__", False)
+    )
+
+
+def test_the_page_reaches_the_three_services_and_nothing_else(window: Page) -> None:
+    reachable = window.evaluate(
+        """() => Object.fromEntries(Object.entries(window.pywebview.api)
+              .map(([k, v]) => [k, Object.keys(v).sort()]))"""
+    )
+    assert reachable == {
+        "AgentService": exposed_methods(AgentService),
+        "ChannelService": exposed_methods(ChannelService),
+        "ConfigService": exposed_methods(ConfigService),
+    }
+
+
+def test_each_service_answers_the_page_in_camel_case(window: Page, e2e_config: Path) -> None:
+    current = api(window, "ConfigService", "Current")
+    assert current["path"] == str(e2e_config)
+    assert "historyProblem" in current
+    assert [a["name"] for a in api(window, "AgentService", "List")] == ["demo", "alpha", "crashy"]
+    room = api(window, "ChannelService", "Create", "e2e", "from the page")
+    assert api(window, "ChannelService", "List") == [room]
+    assert api(window, "ChannelService", "Conversation", room["id"])["channel"] == room
+
+
+def test_an_error_rejects_the_promise_with_a_readable_message(window: Page) -> None:
+    with pytest.raises(Error, match="there is no agent named `ghost`"):
+        api(window, "AgentService", "Start", "ghost")
+    with pytest.raises(Error, match="a channel needs a name"):
+        api(window, "ChannelService", "Create", "", "")
+
+
+def test_agent_state_events_arrive_live_and_in_order(window: Page) -> None:
+    record_events(window)
+    api(window, "AgentService", "Start", "crashy")  # ready, then crashes by itself
+    window.wait_for_selector("[data-agent=crashy][data-state=error]", timeout=20_000)
+    states = [p["state"] for p in recorded(window, "agent:state") if p["agent"] == "crashy"]
+    assert states == ["starting", "ready", "error"]
+
+
+def test_message_deltas_stream_into_the_page(window: Page) -> None:
+    record_events(window)
+    direct = api(window, "ChannelService", "Direct", "demo")
+    api(window, "ChannelService", "Send", direct["id"], "/bench 300")
+
+    def finished() -> bool:
+        return any(
+            p["message"]["role"] == "agent" and p["message"]["done"]
+            for p in recorded(window, "message:updated")
+        )
+
+    wait_for(finished, timeout=30, what="the demo's answer")
+    text = "".join(p["text"] or "" for p in recorded(window, "message:delta"))
+    assert text == "".join(f"chunk {i} " for i in range(1, 301))
+
+
+def test_the_page_runs_under_its_csp_without_violations(window: Page) -> None:
+    window.add_init_script(
+        """window.__csp = [];
+        document.addEventListener('securitypolicyviolation',
+            (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"""
+    )
+    window.reload()
+    window.wait_for_selector("[data-ready=true]", timeout=30_000)
+    api(window, "AgentService", "List")
+    assert window.evaluate("window.__csp") == []
+    policy = window.evaluate(
+        "document.querySelector('meta[http-equiv=Content-Security-Policy]').content"
+    )
+    assert "script-src 'self'" in policy
+    assert "unsafe-eval" not in policy
+    assert "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]

@@ -1,0 +1,125 @@
+"""Starting the real desktop app offscreen and driving its page with Playwright over CDP.
+
+DESIGN §5: QtWebEngine's remote debugging port (QTWEBENGINE_REMOTE_DEBUGGING), poll
+/json/version, `connect_over_cdp(..., no_defaults=True)` (without it Playwright fails on
+Browser.setDownloadBehavior), use contexts[0].pages[0], and end the app process, not the browser.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+READY = "[data-ready=true]"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def offscreen_env(port: int, **extra: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "QTWEBENGINE_DISABLE_SANDBOX": "1",
+        "QTWEBENGINE_REMOTE_DEBUGGING": f"127.0.0.1:{port}",
+        **extra,
+    }
+
+
+def wait_for_cdp(port: int, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"the app exited with {proc.returncode} before its window opened")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=1):
+                return
+        except OSError:
+            time.sleep(0.05)  # polling the port until it answers
+    raise AssertionError(f"no remote debugging on port {port} after {timeout}s")
+
+
+def stop_app(proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    """SIGTERM closes the window as a user would (agents stopped); SIGKILL if it hangs."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+            raise AssertionError("the app did not close within 30 s of SIGTERM") from None
+
+
+@contextmanager
+def running_app(
+    args: list[str], log_path: Path, env: dict[str, str] | None = None
+) -> Iterator[tuple[Page, subprocess.Popen[bytes]]]:
+    if not (ROOT / "ui" / "dist" / "index.html").is_file():
+        raise AssertionError("ui/dist is not built: run ./scripts/setup (./scripts/test does)")
+    port = free_port()
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app", *args],
+            cwd=ROOT,
+            env=offscreen_env(port, **(env or {})),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_for_cdp(port, proc)
+            with sync_playwright() as pw:
+                browser = pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}", no_defaults=True)
+                page = browser.contexts[0].pages[0]
+                page.wait_for_selector(READY, timeout=30_000)
+                yield page, proc
+        finally:
+            stop_app(proc)
+
+
+RECORDER = """() => {
+  if (window.__recorded) return;
+  window.__recorded = [];
+  const dispatch = window.__sidekicks.dispatch;
+  window.__sidekicks.dispatch = (batch) => {
+    for (const [name, payload] of batch) window.__recorded.push({ name, payload });
+    dispatch(batch);
+  };
+}"""
+
+
+def record_events(page: Page) -> None:
+    """From now on, every event the page receives is also kept in window.__recorded."""
+    page.evaluate(RECORDER)
+
+
+def recorded(page: Page, name: str) -> list[dict[str, Any]]:
+    events = page.evaluate("window.__recorded")
+    return [e["payload"] for e in events if e["name"] == name]
+
+
+def api(page: Page, service: str, method: str, *args: Any) -> Any:
+    """Calls a service from the page, as the UI does."""
+    return page.evaluate(
+        "([s, m, args]) => window.pywebview.api[s][m](...args)", [service, method, list(args)]
+    )
+
+
+def write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data), encoding="utf-8")

@@ -1,0 +1,71 @@
+"""A process killed with SIGKILL at any moment loses no finished message and leaves no half
+message: a writer is killed at random points many times, and the database is reopened and
+checked after each kill."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+from pathlib import Path
+
+import pytest
+
+from app.core.ids import new_id
+from app.history.base import History
+from app.history.open import open_history
+from tests.integration.history.processes import LineReader, finish, start
+from tests.integration.history.writer import checksum
+
+KILLS = 60
+
+
+def run_writer_and_kill_it(config_path: Path, channel_id: str, rng: random.Random) -> list[str]:
+    """Starts a writer, lets it report a random number of messages, SIGKILLs it mid-stream and
+    returns every id it printed (including those still in the pipe when it died)."""
+    writer = start("writer.py", str(config_path), channel_id, str(rng.randrange(1 << 30)))
+    reader = LineReader(writer)
+    try:
+        printed = reader.lines(rng.randint(1, 25))
+        os.kill(writer.pid, signal.SIGKILL)
+        writer.wait(timeout=10)
+        return printed + reader.rest()
+    finally:
+        if writer.poll() is None:  # the test failed before the kill
+            writer.kill()
+        reader.close()
+        finish(writer)
+
+
+def check_channel(history: History, channel_id: str, printed: list[str]) -> list[str]:
+    """Every printed id is there, in order, from the first message; at most one more message
+    (committed, killed before its id was printed); every text is whole. Returns the ids."""
+    messages = history.messages_after(channel_id, "", 1_000_000)
+    stored = [message.id for message in messages]
+    assert stored[: len(printed)] == printed, "a finished message is missing"
+    assert len(stored) - len(printed) in (0, 1), "messages appeared that were never written"
+    for number, message in enumerate(messages):
+        position, digest, body = message.parts[0].text.split(":")
+        assert int(position) == number, f"gap before message {number}"
+        assert digest == checksum(number, body), f"message {number} is damaged"
+    return stored
+
+
+@pytest.mark.slow
+def test_a_writer_killed_at_random_moments_loses_no_message_and_leaves_no_half_one(
+    tmp_path: Path,
+) -> None:
+    config_path = tmp_path / "config.yaml"
+    rng = random.Random(os.environ.get("HISTORY_CRASH_SEED", "sidekicks"))
+    kept: dict[str, list[str]] = {}  # the earlier writers' channels: they must not change
+    for _ in range(KILLS):
+        channel_id = new_id()
+        printed = run_writer_and_kill_it(config_path, channel_id, rng)
+        history = open_history(config_path)
+        try:
+            assert history.problem == "", "the killed writer's lock was not released"
+            for earlier, ids in kept.items():
+                assert check_channel(history, earlier, ids) == ids
+            kept[channel_id] = check_channel(history, channel_id, printed)
+        finally:
+            history.close()

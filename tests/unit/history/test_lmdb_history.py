@@ -1,0 +1,140 @@
+"""What only the LMDB history does: persistence, key layout, map growth, and refusing bad ids."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import lmdb
+import pytest
+
+from app.channels.models import Command
+from app.core.ids import new_id
+from app.history import lmdb_store
+from app.history.lmdb_store import MESSAGES_DB, LmdbHistory, encode_message
+from tests.unit.history.samples import add_messages, rich_message, stored_channel, text_message
+
+
+def test_channels_messages_and_commands_survive_closing_and_reopening(tmp_path: Path) -> None:
+    folder = tmp_path / "history"
+    history = LmdbHistory(folder)
+    stored = stored_channel(name="team", last_responder="alpha")
+    history.put_channel(stored)
+    added = [*add_messages(history, stored.channel.id, 120), rich_message(stored.channel.id)]
+    history.add_message(added[-1])
+    history.put_commands("alpha", [Command(name="review", hint="path")])
+    history.close()
+
+    reopened = LmdbHistory(folder)
+    try:
+        assert reopened.channels() == [stored]
+        assert reopened.last_messages(stored.channel.id) == (added[-100:], True)
+        assert reopened.messages_before(stored.channel.id, added[-100].id) == (added[:-100], False)
+        assert reopened.commands("alpha") == [Command(name="review", hint="path")]
+    finally:
+        reopened.close()
+
+
+def test_messages_are_keyed_by_channel_then_message_id_with_wire_json_values(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "history"
+    history = LmdbHistory(folder)
+    channel_id = new_id()
+    message = rich_message(channel_id)
+    history.add_message(message)
+    history.close()
+
+    env = lmdb.open(str(folder), max_dbs=3, readonly=True)
+    try:
+        with env.begin(db=env.open_db(MESSAGES_DB, create=False)) as txn:
+            records = list(txn.cursor())
+    finally:
+        env.close()
+    assert records == [((channel_id + message.id).encode(), records[0][1])]
+    assert json.loads(records[0][1]) == message.wire()
+
+
+def test_the_map_doubles_until_a_write_fits_and_everything_stays_readable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lmdb_store, "INITIAL_MAP_SIZE", 256 * 1024)
+    folder = tmp_path / "history"
+    history = LmdbHistory(folder)
+    channel_id = new_id()
+    # Many small writes, then one message several times the whole map's first size.
+    added = [text_message(channel_id, f"{index} " + "x" * 2000) for index in range(300)]
+    added.append(text_message(channel_id, "big " + "y" * 3_000_000))
+    for message in added:
+        history.add_message(message)
+    assert history._env.info()["map_size"] >= 4 * 1024 * 1024
+    history.close()
+
+    reopened = LmdbHistory(folder)
+    try:
+        assert reopened.messages_after(channel_id, "", 1000) == added
+    finally:
+        reopened.close()
+
+
+def test_a_channel_id_of_another_width_is_refused_and_never_matches_messages(
+    tmp_path: Path,
+) -> None:
+    history = LmdbHistory(tmp_path / "history")
+    try:
+        stored = stored_channel()
+        history.put_channel(stored)
+        added = add_messages(history, stored.channel.id, 3)
+        for bad in ("", "short", stored.channel.id + "X", stored.channel.id[:-1] + "é"):
+            with pytest.raises(ValueError, match="26"):
+                history.add_message(text_message(bad, "no"))
+            with pytest.raises(ValueError, match="26"):
+                history.put_channel(stored_channel(bad))
+            assert history.last_messages(bad) == ([], False)
+            assert history.messages_after(bad, "", 10) == []
+            # "" must not be taken as the prefix of every key: nothing else may go.
+            history.delete_channel(bad)
+        assert history.channels() == [stored]
+        assert history.last_messages(stored.channel.id) == (added, False)
+    finally:
+        history.close()
+
+
+def test_closing_twice_is_harmless(tmp_path: Path) -> None:
+    history = LmdbHistory(tmp_path / "history")
+    history.close()
+    history.close()
+
+
+def test_a_folder_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "history"
+    folder.mkdir()
+    (folder / "data.mdb").write_bytes(b"not a database " * 1000)
+    with pytest.raises(lmdb.InvalidError):
+        LmdbHistory(folder)
+
+
+def test_a_database_reopened_with_a_map_only_as_large_as_its_data_still_opens_and_grows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Written in one transaction by another program: no free page left, and LMDB reopens a
+    # database bigger than the initial map with a map of exactly its data's size, so creating
+    # the missing sub-databases and the first write both need more room.
+    monkeypatch.setattr(lmdb_store, "INITIAL_MAP_SIZE", 64 * 1024)
+    folder = tmp_path / "history"
+    env = lmdb.open(str(folder), map_size=64 << 20, max_dbs=3)
+    channel_id = new_id()
+    with env.begin(write=True, db=env.open_db(MESSAGES_DB)) as txn:
+        for index in range(3000):
+            message = text_message(channel_id, f"{index} " + "z" * 300)
+            txn.put(lmdb_store.message_key(channel_id, message.id), encode_message(message))
+    env.close()
+    history = LmdbHistory(folder)
+    try:
+        history.put_channel(stored_channel(channel_id))
+        history.add_message(text_message(channel_id, "one more"))
+        messages, more = history.last_messages(channel_id, 1)
+        assert (messages[0].parts[0].text, more) == ("one more", True)
+        assert len(history.messages_after(channel_id, "", 10_000)) == 3001
+    finally:
+        history.close()

@@ -1,0 +1,74 @@
+// generated — do not edit: scripts/gen_bindings.py writes this file from app/.
+
+import { call } from "./runtime";
+import type { Channel, Command, Conversation, Page } from "./models";
+
+/** Invites an agent; the channel shows `agent-joined`. */
+export function AddMember(id: string, agent: string): Promise<Channel> {
+  return call("ChannelService", "AddMember", id, agent);
+}
+
+/** Answers a pending permission request with one of its options. */
+export function AnswerPermission(id: string, optionId: string): Promise<void> {
+  return call("ChannelService", "AnswerPermission", id, optionId);
+}
+
+/** Stops the current answer, the agents still due and the queued messages. */
+export function Cancel(id: string): Promise<void> {
+  return call("ChannelService", "Cancel", id);
+}
+
+/** The agent's last announced slash commands, kept from one launch to the next. */
+export function Commands(agent: string): Promise<Command[]> {
+  return call("ChannelService", "Commands", agent);
+}
+
+/** The channel, its last 100 messages and whether there are more, its turn, usage and pending permission requests. */
+export function Conversation(id: string): Promise<Conversation> {
+  return call("ChannelService", "Conversation", id);
+}
+
+/** Creates a channel; a name already taken (ignoring case) or empty is an error. */
+export function Create(name: string, description?: string): Promise<Channel> {
+  return call("ChannelService", "Create", name, description);
+}
+
+/** Stops its answers, then deletes the channel and all its history. */
+export function Delete(id: string): Promise<void> {
+  return call("ChannelService", "Delete", id);
+}
+
+/** The direct conversation with `agent`, created the first time. */
+export function Direct(agent: string): Promise<Channel> {
+  return call("ChannelService", "Direct", agent);
+}
+
+/** All channels and direct conversations, oldest to newest. */
+export function List(): Promise<Channel[]> {
+  return call("ChannelService", "List");
+}
+
+/** The 100 messages before `beforeId`. */
+export function Older(id: string, beforeId: string): Promise<Page> {
+  return call("ChannelService", "Older", id, beforeId);
+}
+
+/** Starts the members that never announced commands and opens their sessions. */
+export function Prepare(id: string): Promise<void> {
+  return call("ChannelService", "Prepare", id);
+}
+
+/** Removes an agent; the channel shows `agent-left`. */
+export function RemoveMember(id: string, agent: string): Promise<Channel> {
+  return call("ChannelService", "RemoveMember", id, agent);
+}
+
+/** Renames a channel (not a direct conversation). */
+export function Rename(id: string, name: string, description?: string): Promise<Channel> {
+  return call("ChannelService", "Rename", id, name, description);
+}
+
+/** Adds a user message and returns its id; it waits (queued) if the channel answers. */
+export function Send(id: string, text: string): Promise<string> {
+  return call("ChannelService", "Send", id, text);
+}

@@ -1,0 +1,35 @@
+// generated — do not edit: scripts/gen_bindings.py writes this file from app/.
+
+import type { AgentLog, AgentStateChanged, ChannelsChanged, CommandsChanged, ConfigChanged, MessageDelta, MessageUpdated, PermissionRequested, PermissionResolved, TurnChanged, UsageChanged } from "./models";
+
+/** Every event the backend sends, by its SPEC name. */
+export const Events = {
+  ConfigChanged: "config:changed",
+  AgentState: "agent:state",
+  AgentLog: "agent:log",
+  ChannelsChanged: "channels:changed",
+  MessageUpdated: "message:updated",
+  MessageDelta: "message:delta",
+  TurnChanged: "turn:changed",
+  PermissionRequested: "permission:requested",
+  PermissionResolved: "permission:resolved",
+  UsageChanged: "usage:changed",
+  CommandsChanged: "commands:changed",
+} as const;
+
+/** The payload type of each event. */
+export interface EventPayloads {
+  "config:changed": ConfigChanged;
+  "agent:state": AgentStateChanged;
+  "agent:log": AgentLog;
+  "channels:changed": ChannelsChanged;
+  "message:updated": MessageUpdated;
+  "message:delta": MessageDelta;
+  "turn:changed": TurnChanged;
+  "permission:requested": PermissionRequested;
+  "permission:resolved": PermissionResolved;
+  "usage:changed": UsageChanged;
+  "commands:changed": CommandsChanged;
+}
+
+export type EventName = keyof EventPayloads;

@@ -1,0 +1,191 @@
+// generated — do not edit: scripts/gen_bindings.py writes this file from app/.
+
+export interface AgentInfo {
+  name: string;
+  title: string;
+  icon: string;
+  description: string;
+  state: "stopped" | "starting" | "ready" | "busy" | "error";
+  error: string;
+  outdated: boolean;
+}
+
+export interface AgentLog {
+  agent: string;
+  line: string;
+}
+
+export interface AgentStateChanged {
+  agent: string;
+  state: "stopped" | "starting" | "ready" | "busy" | "error";
+  error: string | null;
+}
+
+export interface Channel {
+  id: string;
+  name: string;
+  description: string;
+  direct: string;
+  members: string[];
+}
+
+export interface ChannelsChanged {
+  channels: Channel[];
+}
+
+export interface Command {
+  name: string;
+  description: string;
+  hint: string;
+}
+
+export interface CommandsChanged {
+  agent: string;
+  commands: Command[];
+}
+
+/** The file was saved or reloaded. `problems` holds problems and warnings (see `warning`). */
+export interface ConfigChanged {
+  path: string;
+  valid: boolean;
+  problems: Problem[];
+}
+
+export interface ConfigInfo {
+  path: string;
+  source: string;
+  created: boolean;
+  valid: boolean;
+  problems: Problem[];
+  warnings: Problem[];
+  theme: string;
+  language: string;
+  historyProblem: string;
+}
+
+export interface Conversation {
+  channel: Channel;
+  messages: Message[];
+  more: boolean;
+  busy: boolean;
+  queued: number;
+  answering: string;
+  usage: Record<string, Usage>;
+  permissions: PermissionRequested[];
+}
+
+export interface Diff {
+  path: string;
+  oldText: string;
+  newText: string;
+  newFile: boolean;
+}
+
+export interface Location {
+  path: string;
+  line: number | null;
+}
+
+export interface Message {
+  id: string;
+  channel: string;
+  createdAt: string;
+  role: "user" | "agent" | "system";
+  agent: string;
+  parts: Part[];
+  done: boolean;
+  queued: boolean;
+  stopReason: "end_turn" | "cancelled" | "max_tokens" | "max_turn_requests" | "refusal" | null;
+  error: string;
+  code: "agent-joined" | "agent-left" | "no-recipient" | "agent-unavailable" | null;
+}
+
+/** `text` is appended to part `index` (text, thought), or `part` replaces it (tool, plan). */
+export interface MessageDelta {
+  channel: string;
+  messageId: string;
+  index: number;
+  kind: "text" | "thought" | "tool" | "plan";
+  text: string | null;
+  part: Part | null;
+}
+
+export interface MessageUpdated {
+  channel: string;
+  message: Message;
+}
+
+export interface Page {
+  messages: Message[];
+  more: boolean;
+}
+
+export interface Part {
+  kind: "text" | "thought" | "tool" | "plan";
+  text: string;
+  tool: ToolCall | null;
+  plan: PlanEntry[] | null;
+}
+
+export interface PermissionOption {
+  optionId: string;
+  name: string;
+  kind: "allow_once" | "allow_always" | "reject_once" | "reject_always";
+}
+
+export interface PermissionRequested {
+  id: string;
+  channel: string;
+  agent: string;
+  messageId: string;
+  toolCall: ToolCall;
+  options: PermissionOption[];
+  rejections: number;
+}
+
+export interface PermissionResolved {
+  id: string;
+  channel: string;
+}
+
+export interface PlanEntry {
+  content: string;
+  status: "pending" | "in_progress" | "completed";
+  priority: "high" | "medium" | "low";
+}
+
+export interface Problem {
+  line: number;
+  column: number;
+  message: string;
+  warning: boolean;
+}
+
+export interface ToolCall {
+  id: string;
+  title: string;
+  kind: "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
+  status: "pending" | "in_progress" | "completed" | "failed";
+  input: string;
+  output: string;
+  locations: Location[];
+  diffs: Diff[];
+}
+
+export interface TurnChanged {
+  channel: string;
+  busy: boolean;
+  queued: number;
+  answering: string;
+}
+
+export interface Usage {
+  used: number;
+  size: number;
+}
+
+export interface UsageChanged {
+  channel: string;
+  agent: string;
+  usage: Usage;
+}
