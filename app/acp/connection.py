@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import acp
-from acp.exceptions import RequestError
 from acp.schema import (
     ClientCapabilities,
     EnvVariable,
@@ -33,6 +32,7 @@ from acp.schema import (
 
 from app import __version__
 from app.acp.client import SessionHandler, SidekicksClient
+from app.acp.errors import AgentStartError, describe_error, with_stderr
 from app.acp.process import AgentProcess, SpawnError
 from app.config.model import McpServer
 from app.i18n import _
@@ -44,24 +44,6 @@ PROTOCOL_VERSION = 1
 INITIALIZE_TIMEOUT = 30.0
 SESSION_TIMEOUT = 120.0  # session/new can install a package first (npx -y …)
 ERROR_TAIL_LINES = 20
-
-
-class AgentStartError(Exception):
-    """The start failed; the message is the reason followed by the last stderr lines."""
-
-
-def describe_error(err: BaseException) -> str:
-    """An agent's JSON-RPC error, or a dead connection, as a sentence for a person."""
-    if isinstance(err, RequestError):
-        data = err.data
-        details = data.get("details") if isinstance(data, dict) else data
-        extra = f" ({details})" if details and str(details) not in str(err) else ""
-        return f"{err}{extra}"
-    if isinstance(err, ConnectionError):
-        return _("the agent's connection closed (it stopped or crashed)")
-    if isinstance(err, TimeoutError | asyncio.TimeoutError):
-        return _("the agent did not answer in time")
-    return f"{type(err).__name__}: {err}"
 
 
 class AgentConnection:
@@ -265,12 +247,6 @@ class AgentConnection:
                 model(type=server.type, name=server.name, url=server.url or "", headers=headers)
             )
         return servers
-
-
-def with_stderr(reason: str, lines: list[str]) -> str:
-    if not lines:
-        return reason
-    return reason + "\n" + "\n".join(lines)
 
 
 async def _timed(awaitable: Awaitable[T], timeout: float) -> T:

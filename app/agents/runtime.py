@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from app.acp.connection import AgentConnection
 from app.acp.stderr import LOG_LINES
 from app.agents.models import AgentInfo, AgentState
 from app.config.model import AgentDef
+
+if TYPE_CHECKING:
+    from app.acp.connection import AgentConnection
 
 
 @dataclass

@@ -19,8 +19,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from app.acp.connection import AgentConnection, AgentStartError, with_stderr
+from app.acp.errors import AgentStartError, with_stderr
 from app.agents.builtin import builtin_command
 from app.agents.models import AgentInfo, AgentState
 from app.agents.runtime import AgentRuntime
@@ -31,6 +32,9 @@ from app.events import names
 from app.events.bus import EventBus
 from app.events.payloads import AgentLog, AgentStateChanged
 from app.i18n import _
+
+if TYPE_CHECKING:
+    from app.acp.connection import AgentConnection
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +151,8 @@ class Supervisor:
         return conn
 
     def _connection_for(self, runtime: AgentRuntime, definition: AgentDef) -> AgentConnection:
+        from app.acp.connection import AgentConnection  # the SDK loads with the first agent
+
         if definition.builtin is not None:
             command, env = builtin_command(definition.builtin)
         else:

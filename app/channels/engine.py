@@ -12,17 +12,9 @@ import asyncio
 import contextlib
 import logging
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from acp.schema import (
-    AllowedOutcome,
-    DeniedOutcome,
-    PermissionOption,
-    RequestPermissionResponse,
-    ToolCallUpdate,
-)
-
-from app.acp.connection import AgentConnection, describe_error
+from app.acp.errors import describe_error
 from app.agents.supervisor import Supervisor
 from app.channels.answer import Answer
 from app.channels.context import CONTEXT_MESSAGES, build_prompt
@@ -55,6 +47,11 @@ from app.history.base import PAGE, History, StoredChannel
 from app.history.memory import MemoryHistory
 from app.i18n import _
 
+if TYPE_CHECKING:
+    from acp.schema import PermissionOption, RequestPermissionResponse, ToolCallUpdate
+
+    from app.acp.connection import AgentConnection
+
 log = logging.getLogger(__name__)
 
 NAME_MAX = 64
@@ -79,6 +76,8 @@ class SessionRouter:
     async def on_permission(
         self, tool_call: ToolCallUpdate, options: list[PermissionOption]
     ) -> RequestPermissionResponse:
+        from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
+
         choice = await self._engine.on_permission(self._channel_id, self._agent, tool_call, options)
         if choice is None:
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from app.acp.connection import AgentConnection
-from app.channels.answer import Answer
 from app.channels.models import Channel, Message, PermissionOption, ToolCall, Usage
 from app.history.base import MemberSession, StoredChannel
+
+if TYPE_CHECKING:
+    from app.acp.connection import AgentConnection
+    from app.channels.answer import Answer
 
 
 @dataclass

@@ -1,0 +1,32 @@
+"""Agent errors as sentences for a person. Kept apart from the SDK (importing `acp` costs ~0.4 s),
+so the app starts without loading it; the SDK is imported when the first agent starts."""
+
+from __future__ import annotations
+
+import asyncio
+
+from app.i18n import _
+
+
+class AgentStartError(Exception):
+    """The start failed; the message is the reason followed by the last stderr lines."""
+
+
+def with_stderr(reason: str, lines: list[str]) -> str:
+    if not lines:
+        return reason
+    return reason + "\n" + "\n".join(lines)
+
+
+def describe_error(err: BaseException) -> str:
+    """An agent's JSON-RPC error, or a dead connection, as a sentence for a person."""
+    if type(err).__name__ == "RequestError":  # acp.exceptions.RequestError, not imported here
+        data = getattr(err, "data", None)
+        details = data.get("details") if isinstance(data, dict) else data
+        extra = f" ({details})" if details and str(details) not in str(err) else ""
+        return f"{err}{extra}"
+    if isinstance(err, ConnectionError):
+        return _("the agent's connection closed (it stopped or crashed)")
+    if isinstance(err, TimeoutError | asyncio.TimeoutError):
+        return _("the agent did not answer in time")
+    return f"{type(err).__name__}: {err}"
