@@ -71,12 +71,30 @@ def stop_app(proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
 def running_app(
     args: list[str], log_path: Path, env: dict[str, str] | None = None
 ) -> Iterator[tuple[Page, subprocess.Popen[bytes]]]:
+    """The app from source (`python -m app ARGS`), its page ready."""
     if not (ROOT / "ui" / "dist" / "index.html").is_file():
         raise AssertionError("ui/dist is not built: run ./scripts/setup (./scripts/test does)")
+    with running_command([sys.executable, "-m", "app", *args], log_path, env) as started:
+        yield started
+
+
+@contextmanager
+def running_frozen_app(
+    executable: Path, args: list[str], log_path: Path, env: dict[str, str] | None = None
+) -> Iterator[Page]:
+    """The packaged app's executable, its page ready."""
+    with running_command([str(executable), *args], log_path, env) as (page, _proc):
+        yield page
+
+
+@contextmanager
+def running_command(
+    command: list[str], log_path: Path, env: dict[str, str] | None = None
+) -> Iterator[tuple[Page, subprocess.Popen[bytes]]]:
     port = free_port()
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "app", *args],
+            command,
             cwd=ROOT,
             env=offscreen_env(port, **(env or {})),
             stdout=log,
