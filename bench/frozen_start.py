@@ -1,7 +1,7 @@
 """Start-up of the packaged app beside the source run, in the same run: time from process
 start to the UI being interactive (page rendered, first service calls answered).
 
-Run: ./scripts/package, then .venv/bin/python bench/frozen_start.py [path/to/dist/Sidekicks/sidekicks]
+Run: ./scripts/package, then .venv/bin/python bench/frozen_start.py [dist/Sidekicks/sidekicks]
 """
 
 from __future__ import annotations
