@@ -7,6 +7,7 @@ Never raises on any text: whatever it is given, it returns entries whose positio
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -187,9 +188,10 @@ def _message(kind: str, name: str, detail: ErrorDetails, ctx: dict[str, Any]) ->
     if kind in simple:
         return simple[kind].format(field=field)
     if kind == "literal_error":
-        return _("{field} must be one of: {expected}").format(
-            field=field, expected=ctx.get("expected", "")
-        )
+        # pydantic says "'a', 'b' or 'c'" in English: list the values without a conjunction.
+        values = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
+        expected = ", ".join(f"`{v}`" for v in values) or str(ctx.get("expected", ""))
+        return _("{field} must be one of: {expected}").format(field=field, expected=expected)
     if kind == "greater_than_equal":
         return _("{field} must be at least {minimum}").format(field=field, minimum=ctx.get("ge"))
     if kind == "string_too_long":

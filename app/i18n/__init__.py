@@ -1,20 +1,35 @@
 """Server-side translations: `_()` marks and translates a message in the current language.
 
-Catalogs are Babel/gettext `.mo` files compiled from `locales/<lang>/LC_MESSAGES/messages.po`.
+Catalogs are Babel/gettext `.mo` files compiled from `locales/<lang>/LC_MESSAGES/messages.po` by
+`scripts/i18n.py compile` (which `scripts/setup` runs). From a source checkout where the `.mo` is
+missing or older than its `.po`, the `.po` is read directly, so French is never silently lost.
 Until a language is chosen (or when its catalog is missing) messages stay in English.
 """
 
 from __future__ import annotations
 
 import gettext as _gettext
+import io
 import locale
 import os
+import threading
+from pathlib import Path
 
-from app.paths import resource_path
+from app.paths import is_frozen, resource_path
 
 SUPPORTED = ("en", "fr")
+DOMAIN = "messages"
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _current_language = "en"
+_cache: dict[tuple[str, float, float], _gettext.NullTranslations] = {}
+_lock = threading.Lock()
+
+
+def N_(message: str) -> str:
+    """Marks `message` for extraction without translating it: `_()` translates it where shown."""
+    return message
+
+
 
 
 def system_language() -> str:
@@ -35,9 +50,7 @@ def set_language(setting: str) -> str:
     """Switches server-side messages to `setting` (`system`, `en` or `fr`); returns the language."""
     global _current, _current_language
     language = resolve_language(setting)
-    _current = _gettext.translation(
-        "messages", localedir=str(resource_path("locales")), languages=[language], fallback=True
-    )
+    _current = translations(language)
     _current_language = language
     return language
 
@@ -48,3 +61,52 @@ def current_language() -> str:
 
 def _(message: str) -> str:
     return _current.gettext(message)
+
+
+def translations(language: str, localedir: Path | None = None) -> _gettext.NullTranslations:
+    """The catalog of `language`: its compiled `.mo`, else its `.po`, else no translation."""
+    folder = (localedir or resource_path("locales")) / language / "LC_MESSAGES"
+    mo, po = folder / f"{DOMAIN}.mo", folder / f"{DOMAIN}.po"
+    mo_time, po_time = _mtime(mo), _mtime(po)
+    key = (str(folder), mo_time, po_time)
+    with _lock:
+        cached = _cache.get(key)
+        if cached is None:
+            # A source checkout may hold a .po edited since the last compile; a frozen bundle's
+            # file times say nothing, so there the .mo wins whenever it exists.
+            newer = po_time > mo_time and not is_frozen()
+            cached = _load(mo, po, use_po=po_time >= 0 and (mo_time < 0 or newer))
+            _cache[key] = cached
+    return cached
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return -1.0
+
+
+def _load(mo: Path, po: Path, *, use_po: bool) -> _gettext.NullTranslations:
+    if use_po:
+        try:
+            return _gettext.GNUTranslations(io.BytesIO(_compile_po(po)))
+        except Exception:  # an unreadable .po must not take the app down: try the .mo
+            pass
+    try:
+        with mo.open("rb") as f:
+            return _gettext.GNUTranslations(f)
+    except (OSError, ValueError):
+        return _gettext.NullTranslations()
+
+
+def _compile_po(po: Path) -> bytes:
+    """The `.mo` bytes of `po`, compiled in memory (fuzzy entries left out, like compile does)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as f:
+        catalog = read_po(f, domain=DOMAIN)
+    out = io.BytesIO()
+    write_mo(out, catalog, use_fuzzy=False)
+    return out.getvalue()

@@ -318,7 +318,7 @@ BROKEN = [
         lines("agents:", "  - name: a", "    builtin: other"),
         3,
         14,
-        "`builtin` must be one of: 'demo'",
+        "`builtin` must be one of: `demo`",
         id="builtin-unknown",
     ),
     pytest.param(
@@ -448,7 +448,7 @@ BROKEN = [
         ),
         7,
         15,
-        "`type` must be one of: 'http' or 'sse'",
+        "`type` must be one of: `http`, `sse`",
         id="mcp-server-unknown-type",
     ),
     pytest.param(
