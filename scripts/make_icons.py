@@ -30,7 +30,8 @@ def draw() -> Image.Image:
     g = ImageDraw.Draw(gradient)
     for y in range(SIZE):
         t = y / SIZE
-        g.line([(0, y), (SIZE, y)], fill=tuple(int(a + (b - a) * t) for a, b in zip(top, bottom, strict=True)))
+        color = tuple(int(a + (b - a) * t) for a, b in zip(top, bottom, strict=True))
+        g.line([(0, y), (SIZE, y)], fill=color)
     image.paste(gradient, (0, 0), mask)
     # The main bubble.
     d.rounded_rectangle((180, 230, 700, 620), radius=120, fill=(255, 255, 255, 255))
