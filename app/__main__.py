@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import signal
 import sys
 import threading
@@ -72,6 +73,14 @@ def main(argv: list[str] | None = None) -> int:
             run_window(app)
     finally:
         app.close()
+    if not args.headless:
+        # The window is gone and the backend closed (agents stopped, history flushed). A bridge
+        # call in flight when the window closed can leave one of pywebview's threads waiting
+        # forever for the page; do not let it keep the process alive.
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
     return 0
 
 
