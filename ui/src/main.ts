@@ -1,5 +1,7 @@
 import { mount } from "svelte";
+import "./app.css";
 import App from "./App.svelte";
+import "./lib/theme";
 
 const target = document.getElementById("app");
 if (!target) throw new Error("#app is missing from index.html");

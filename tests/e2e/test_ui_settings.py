@@ -1,0 +1,257 @@
+"""Settings in the real window: the configuration in CodeMirror, checked while typing, saved
+only when valid (Ctrl+S or Save), external changes, the unsaved-changes guard, recent files,
+schema completion, and theme and language applied live from a save."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.agents import agent_yaml
+from tests.e2e.window import api
+
+pytestmark = pytest.mark.e2e
+
+WAIT = 20_000
+
+VALID = "theme: light\nlanguage: en\nagents:\n  - name: demo\n    builtin: demo\n"
+
+
+@pytest.fixture
+def e2e_config(tmp_path: Path) -> Path:
+    path = tmp_path / "settings.yaml"
+    path.write_text(VALID + agent_yaml("alpha"), encoding="utf-8")
+    return path
+
+
+def open_settings(page: Page) -> None:
+    page.keyboard.press("Control+,")
+    page.wait_for_selector("[data-testid=config-editor] .cm-content", timeout=WAIT)
+    expect(page.get_by_test_id("settings-panel")).to_have_attribute("data-dirty", "false")
+
+
+def editor_text(page: Page) -> str:
+    """The editor's text, line by line as shown (an empty line shows as a <br>)."""
+    lines = page.locator("[data-testid=config-editor] .cm-line").all_inner_texts()
+    return "\n".join(line.rstrip("\n") for line in lines)
+
+
+def replace_text(page: Page, text: str) -> None:
+    """Selects everything in the editor and types `text` over it (as a paste would)."""
+    page.locator("[data-testid=config-editor] .cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(text)
+
+
+def test_a_broken_config_is_marked_at_its_line_and_not_saved_then_a_fix_saves(
+    window: Page, e2e_config: Path, shots: Path
+) -> None:
+    window.set_viewport_size({"width": 1200, "height": 780})
+    open_settings(window)
+    on_disk = e2e_config.read_text(encoding="utf-8")
+    assert editor_text(window) == on_disk
+    expect(window.get_by_test_id("problems")).to_contain_text("No problems")
+
+    broken = VALID.replace("theme: light", "theme: blue").replace(
+        "    builtin: demo", "    builtin: demo\n    colour: red"
+    )
+    replace_text(window, broken)
+    problem = window.locator("[data-testid=problem][data-line='1']")
+    expect(problem).to_contain_text("`theme` must be one of", timeout=WAIT)
+    expect(problem).to_have_attribute("data-warning", "false")
+    warning = window.locator("[data-testid=problem][data-line='6']")
+    expect(warning).to_contain_text("unknown key `colour`")
+    expect(warning).to_have_attribute("data-warning", "true")
+    # The markers: the offending value underlined on its line, and a marker in the gutter.
+    lines = window.locator("[data-testid=config-editor] .cm-content > .cm-line")
+    expect(lines.nth(0).locator(".cm-lintRange-error")).to_have_text("blue")
+    expect(lines.nth(5).locator(".cm-lintRange-warning")).to_have_text("colour")
+    expect(window.locator(".cm-gutter-lint .cm-lint-marker-error")).to_have_count(1)
+    expect(window.locator(".cm-gutter-lint .cm-lint-marker-warning")).to_have_count(1)
+    expect(window.get_by_test_id("unsaved")).to_be_visible()
+
+    # Save is refused, the file is untouched.
+    window.get_by_test_id("save-button").click()
+    expect(window.get_by_test_id("save-outcome")).to_have_attribute("data-outcome", "refused")
+    expect(window.get_by_test_id("save-outcome")).to_contain_text("Not saved")
+    assert e2e_config.read_text(encoding="utf-8") == on_disk
+    window.screenshot(path=str(shots / "settings-problem.png"))
+
+    # A click on the problem puts the cursor on it.
+    problem.click()
+    expect(lines.nth(0)).to_have_class("cm-line cm-activeLine")
+
+    # Fixed, and saved with Ctrl+S from the editor (a warning does not prevent saving).
+    window.locator("[data-testid=config-editor] .cm-content").click()
+    window.keyboard.press("Control+a")
+    window.keyboard.insert_text(VALID.replace("theme: light", "theme: dark"))
+    expect(window.get_by_test_id("problems")).to_contain_text("No problems", timeout=WAIT)
+    window.keyboard.press("Control+s")
+    expect(window.get_by_test_id("save-outcome")).to_have_attribute("data-outcome", "saved")
+    assert e2e_config.read_text(encoding="utf-8") == VALID.replace("theme: light", "theme: dark")
+    expect(window.get_by_test_id("settings-panel")).to_have_attribute("data-dirty", "false")
+    # theme: dark applies live, from the saved file.
+    expect(window.locator("html")).to_have_attribute("data-theme", "dark", timeout=WAIT)
+    window.screenshot(path=str(shots / "settings-dark.png"))
+
+
+def test_language_saved_from_the_editor_switches_the_labels_live(
+    window: Page, e2e_config: Path, shots: Path
+) -> None:
+    window.set_viewport_size({"width": 1200, "height": 780})
+    open_settings(window)
+    light = window.evaluate("getComputedStyle(document.body).backgroundColor")
+    replace_text(window, VALID.replace("language: en", "language: fr"))
+    window.get_by_test_id("save-button").click()
+    expect(window.get_by_test_id("nav-settings")).to_contain_text("Paramètres", timeout=WAIT)
+    expect(window.get_by_test_id("save-button")).to_have_text("Enregistrer")
+    expect(window.get_by_test_id("problems")).to_contain_text("Aucun problème")
+    window.screenshot(path=str(shots / "settings-fr.png"))
+
+    window.get_by_test_id("nav-agents").click()
+    expect(window.locator("article[data-agent=demo]").get_by_test_id("agent-state")).to_have_text(
+        "arrêté"
+    )
+    # And back in English, with a dark theme, from outside the app.
+    e2e_config.write_text(VALID.replace("theme: light", "theme: dark"), encoding="utf-8")
+    expect(window.get_by_test_id("nav-settings")).to_contain_text("Settings", timeout=WAIT)
+    expect(window.locator("html")).to_have_attribute("data-theme", "dark")
+    assert window.evaluate("getComputedStyle(document.body).backgroundColor") != light
+
+
+def test_external_changes_reload_a_clean_buffer_and_are_offered_to_a_dirty_one(
+    window: Page, e2e_config: Path, shots: Path
+) -> None:
+    window.set_viewport_size({"width": 1200, "height": 780})
+    open_settings(window)
+    outside = VALID + "# edited elsewhere\n"
+    e2e_config.write_text(outside, encoding="utf-8")
+    expect(window.locator("[data-testid=config-editor] .cm-content")).to_contain_text(
+        "# edited elsewhere", timeout=WAIT
+    )
+    expect(window.get_by_test_id("settings-panel")).to_have_attribute("data-dirty", "false")
+    expect(window.get_by_test_id("disk-changed")).to_have_count(0)
+
+    # Edits here, then another change on disk: asked, not overwritten.
+    window.locator("[data-testid=config-editor] .cm-content").click()
+    window.keyboard.press("Control+End")
+    window.keyboard.insert_text("# mine\n")
+    expect(window.get_by_test_id("settings-panel")).to_have_attribute("data-dirty", "true")
+    e2e_config.write_text(outside + "# again\n", encoding="utf-8")
+    banner = window.get_by_test_id("disk-changed")
+    expect(banner).to_contain_text("The file changed on disk. Reload?", timeout=WAIT)
+    assert "# mine" in editor_text(window)
+    window.screenshot(path=str(shots / "settings-disk-changed.png"))
+    banner.get_by_test_id("reload-from-disk").click()
+    expect(banner).to_have_count(0)
+    assert editor_text(window) == outside + "# again\n"
+    assert "# mine" not in editor_text(window)
+    expect(window.get_by_test_id("settings-panel")).to_have_attribute("data-dirty", "false")
+
+
+def test_leaving_with_unsaved_changes_asks_first(window: Page, e2e_config: Path) -> None:
+    open_settings(window)
+    on_disk = e2e_config.read_text(encoding="utf-8")
+    window.locator("[data-testid=config-editor] .cm-content").click()
+    window.keyboard.press("Control+End")
+    window.keyboard.insert_text("# unsaved\n")
+
+    window.get_by_test_id("nav-agents").click()
+    dialog = window.get_by_test_id("dialog")
+    expect(dialog).to_contain_text("Save your changes?")
+    window.keyboard.press("Escape")  # cancel: stay, edits kept
+    expect(dialog).to_be_hidden()
+    expect(window.get_by_test_id("settings-panel")).to_have_attribute("data-dirty", "true")
+
+    window.get_by_test_id("nav-agents").click()
+    dialog.locator("[data-choice=discard]").click()
+    expect(window.get_by_test_id("agents-panel")).to_be_visible()
+    assert e2e_config.read_text(encoding="utf-8") == on_disk
+
+    # Ctrl+, again: the file as it is on disk, and "Save" in the dialog saves then leaves.
+    open_settings(window)
+    assert "# unsaved" not in editor_text(window)
+    window.locator("[data-testid=config-editor] .cm-content").click()
+    window.keyboard.press("Control+End")
+    window.keyboard.insert_text("# kept\n")
+    window.get_by_test_id("nav-agents").click()
+    dialog.locator("[data-choice=save]").click()
+    expect(window.get_by_test_id("agents-panel")).to_be_visible()
+    assert e2e_config.read_text(encoding="utf-8").endswith("# kept\n")
+
+
+def test_recent_files_open_another_configuration(
+    window: Page, e2e_config: Path, tmp_path: Path, shots: Path
+) -> None:
+    window.set_viewport_size({"width": 1200, "height": 780})
+    other = tmp_path / "other.yaml"
+    other.write_text("# the other one\nagents:\n" + agent_yaml("beta"), encoding="utf-8")
+    third = tmp_path / "third.yaml"
+    third.write_text("agents:\n" + agent_yaml("gamma"), encoding="utf-8")
+    open_settings(window)
+
+    # Open… shows a native dialog: opening from the page (as Choose does) must show the file.
+    api(window, "ConfigService", "Open", str(other))
+    expect(window.locator("[data-testid=config-editor] .cm-content")).to_contain_text(
+        "# the other one", timeout=WAIT
+    )
+    expect(window.get_by_test_id("settings-file")).to_contain_text(str(other))
+    expect(window.get_by_test_id("settings-source")).to_have_text("opened from the app")
+    expect(window.get_by_test_id("agent-item")).to_contain_text(["beta"])
+    api(window, "ConfigService", "Open", str(third))
+    expect(window.get_by_test_id("settings-file")).to_contain_text(str(third), timeout=WAIT)
+
+    window.get_by_test_id("recent-button").click()
+    items = window.get_by_test_id("recent-item")
+    expect(items).to_have_count(2)
+    assert items.evaluate_all("els => els.map(e => e.dataset.path)") == [str(third), str(other)]
+    expect(items.first).to_be_focused()
+    window.screenshot(path=str(shots / "settings-recent.png"))
+    window.keyboard.press("ArrowDown")
+    expect(items.nth(1)).to_be_focused()
+    window.keyboard.press("Enter")
+    expect(window.get_by_test_id("settings-file")).to_contain_text(str(other), timeout=WAIT)
+    expect(window.locator("[data-testid=config-editor] .cm-content")).to_contain_text(
+        "# the other one"
+    )
+    expect(window.get_by_test_id("status-path")).to_contain_text(str(other))
+
+
+def test_keys_are_completed_from_the_schema_under_the_csp(window: Page, shots: Path) -> None:
+    # CodeMirror (loaded with the settings) injects its styles: nothing the CSP refuses.
+    window.add_init_script(
+        """window.__csp = [];
+        document.addEventListener('securitypolicyviolation',
+            (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"""
+    )
+    window.reload()
+    window.wait_for_selector("[data-ready=true]", timeout=WAIT)
+    window.set_viewport_size({"width": 1200, "height": 780})
+    open_settings(window)
+    window.locator("[data-testid=config-editor] .cm-content").click()
+    window.keyboard.press("Control+End")
+    window.keyboard.insert_text("    ")
+    window.keyboard.press("Control+Space")  # inside an agent: the agent keys not written yet
+    options = window.locator(".cm-tooltip-autocomplete li")
+    expect(options.first).to_be_visible()
+    labels = options.locator(".cm-completionLabel").all_inner_texts()
+    assert "description" in labels and "cwd" in labels
+    assert "name" not in labels  # already there
+    expect(window.locator(".cm-completionInfo")).to_be_visible()
+    window.screenshot(path=str(shots / "settings-completion.png"))
+    window.keyboard.press("Escape")
+
+    window.keyboard.press("Control+a")
+    window.keyboard.insert_text("theme: d")
+    window.keyboard.press("Control+Space")
+    expect(window.locator(".cm-tooltip-autocomplete li")).to_have_text(["dark"])
+    # A click: CodeMirror ignores Enter for 75 ms after the list opens (against slips).
+    window.locator(".cm-tooltip-autocomplete li").click()
+    assert editor_text(window) == "theme: dark"
+
+    # Hovering a key explains it.
+    window.locator(".cm-line").first.get_by_text("theme").hover()
+    expect(window.locator(".cm-schema-help")).to_contain_text("theme: system | light | dark")
+    assert window.evaluate("window.__csp") == []

@@ -1,0 +1,101 @@
+// What the composer offers to complete at the caret: `@agent` mentions, and `/command`s of the
+// agents the message is for (`/agent:command` for any member, in a channel).
+
+import type { AgentInfo, Command } from "../../bindings";
+import { mentions, route, type RouteContext } from "./routing";
+
+export interface Item {
+  key: string;
+  /** What replaces the typed word (with a trailing space). */
+  insert: string;
+  label: string;
+  detail: string;
+  hint: string;
+  /** The agent this item is about (for its icon). */
+  agent: string;
+  /** A mentioned agent that is not a member joins the channel. */
+  joins?: boolean;
+}
+
+export interface Completion {
+  kind: "mention" | "command";
+  /** The range of the text the chosen item replaces. */
+  from: number;
+  to: number;
+  items: Item[];
+}
+
+const MENTION_AT_CARET = /(?:^|[^\p{L}\p{N}_@])@([a-z0-9_-]*)$/iu;
+const COMMAND_AT_CARET = /^((?:\s*@[a-z0-9][a-z0-9_-]*[,:]?\s+)*)\/(\S*)$/iu;
+const MAX_ITEMS = 12;
+
+export interface CompletionContext extends RouteContext {
+  agents: readonly AgentInfo[];
+  commandsOf: (agent: string) => Command[];
+}
+
+export function complete(text: string, caret: number, ctx: CompletionContext): Completion | null {
+  const before = text.slice(0, caret);
+  // Only complete at the end of a word: the caret must not be inside one.
+  if (/^[\p{L}\p{N}_:-]/u.test(text.slice(caret))) return null;
+
+  const command = COMMAND_AT_CARET.exec(before);
+  if (command) {
+    const query = (command[2] ?? "").toLowerCase();
+    const items = commandItems(command[1] ?? "", query, ctx);
+    return { kind: "command", from: caret - query.length - 1, to: caret, items: items.slice(0, MAX_ITEMS) };
+  }
+
+  const mention = MENTION_AT_CARET.exec(before);
+  if (mention && !ctx.direct) {
+    const query = (mention[1] ?? "").toLowerCase();
+    const items = ctx.agents
+      .filter((a) => a.name.toLowerCase().startsWith(query) || a.title.toLowerCase().startsWith(query))
+      .map(
+        (a): Item => ({
+          key: `@${a.name}`,
+          insert: `@${a.name} `,
+          label: `@${a.name}`,
+          detail: a.title !== a.name ? a.title : a.description,
+          hint: "",
+          agent: a.name,
+          joins: !ctx.members.includes(a.name),
+        }),
+      );
+    return { kind: "mention", from: caret - query.length - 1, to: caret, items: items.slice(0, MAX_ITEMS) };
+  }
+  return null;
+}
+
+function commandItems(leading: string, query: string, ctx: CompletionContext): Item[] {
+  const plain = (agent: string): Item[] =>
+    ctx
+      .commandsOf(agent)
+      .filter((c) => c.name.toLowerCase().startsWith(query))
+      .map((c) => ({
+        key: `${agent}/${c.name}`,
+        insert: `/${c.name} `,
+        label: `/${c.name}`,
+        detail: c.description,
+        hint: c.hint,
+        agent,
+      }));
+  if (ctx.direct) return plain(ctx.direct);
+
+  const mentioned = mentions(leading, ctx.configured);
+  if (mentioned.length) return mentioned.flatMap(plain);
+
+  // Without a mention, `/command` goes where a plain message would; `/agent:command` anywhere.
+  const routed = route("x", ctx).recipients[0];
+  const items = routed && !query.includes(":") ? plain(routed) : [];
+  const qualified = [...ctx.members, ...ctx.configured.filter((a) => !ctx.members.includes(a))];
+  for (const agent of qualified) {
+    for (const c of ctx.commandsOf(agent)) {
+      const name = `${agent}:${c.name}`;
+      if (name.toLowerCase().startsWith(query) || (!query.includes(":") && c.name.toLowerCase().startsWith(query))) {
+        items.push({ key: `${agent}:${c.name}`, insert: `/${name} `, label: `/${name}`, detail: c.description, hint: c.hint, agent });
+      }
+    }
+  }
+  return items;
+}

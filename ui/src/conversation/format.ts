@@ -1,0 +1,75 @@
+// Words and times shown in a conversation (every string through t(), with literal msgids).
+
+import type { Message } from "../../bindings";
+import { i18n, t } from "../lib/i18n.svelte";
+
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function format(cache: Map<string, Intl.DateTimeFormat>, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const language = i18n.language;
+  let found = cache.get(language);
+  if (!found) {
+    found = new Intl.DateTimeFormat(language, options);
+    cache.set(language, found);
+  }
+  return found;
+}
+
+/** "14:03" for a message's createdAt. */
+export function timeOf(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : format(timeFormats, { hour: "2-digit", minute: "2-digit" }).format(date);
+}
+
+/** The full date and time, for a tooltip. */
+export function dateTimeOf(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? ""
+    : format(dateFormats, { dateStyle: "full", timeStyle: "medium" }).format(date);
+}
+
+/** What a system message says. */
+export function systemText(message: Message): string {
+  const agent = `@${message.agent}`;
+  switch (message.code) {
+    case "agent-joined":
+      return t("{agent} joined the channel", { agent });
+    case "agent-left":
+      return t("{agent} left the channel", { agent });
+    case "no-recipient":
+      return t("Nobody answered: mention an agent with @name");
+    case "agent-unavailable":
+      return message.error
+        ? t("{agent} is unavailable: {error}", { agent, error: message.error })
+        : t("{agent} is unavailable", { agent });
+    default:
+      return message.error;
+  }
+}
+
+/** How an agent message ended, when it is worth saying (not a normal end of turn). */
+export function stopText(stopReason: Message["stopReason"]): string {
+  switch (stopReason) {
+    case "cancelled":
+      return t("Stopped: the answer was cancelled");
+    case "max_tokens":
+      return t("Stopped: the agent reached its token limit (max_tokens)");
+    case "max_turn_requests":
+      return t("Stopped: the agent reached its limit of requests in one turn (max_turn_requests)");
+    case "refusal":
+      return t("The agent refused to answer (refusal)");
+    default:
+      return "";
+  }
+}
+
+/** Messages of the same author a few minutes apart read as one: no repeated name and avatar. */
+export function continues(previous: Message | undefined, message: Message): boolean {
+  if (!previous || previous.role === "system" || message.role === "system") return false;
+  if (previous.role !== message.role || previous.agent !== message.agent) return false;
+  if (previous.error || previous.stopReason && previous.stopReason !== "end_turn") return false;
+  const gap = new Date(message.createdAt).getTime() - new Date(previous.createdAt).getTime();
+  return gap >= 0 && gap < 5 * 60_000;
+}

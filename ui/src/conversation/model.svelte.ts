@@ -1,0 +1,368 @@
+// One open conversation: its messages (loaded 100 at a time, older ones on demand), the window of
+// them that is rendered, the turn, usage, and permission requests, all kept live from events.
+//
+// Messages live in a plain array (10,000 of them cost nothing until rendered); what the page
+// renders is `visible`, a window of at most WINDOW_MAX of them, moved by the message list as the
+// person scrolls. Messages are never mutated: an update replaces the object, so unchanged
+// messages and parts are not re-rendered. `message:delta`s are applied once per animation frame.
+
+import {
+  ChannelService,
+  On,
+  type Channel,
+  type Message,
+  type MessageDelta,
+  type PermissionRequested,
+  type Usage,
+} from "../../bindings";
+import { messageOf } from "../lib/errors";
+import { applyDeltas } from "./deltas";
+import { lastResponder } from "./routing";
+
+/** Rendered messages at most (the DOM stays bounded however long the history is). */
+export const WINDOW_MAX = 200;
+/** How many messages the window moves by when the person scrolls past its edge. */
+export const WINDOW_STEP = 50;
+/** Messages rendered when a conversation opens or jumps to its latest message. */
+export const WINDOW_INITIAL = 100;
+
+export interface ResolvedPermission {
+  request: PermissionRequested;
+  /** The option chosen here, or "" when the request ended otherwise (Stop, the turn ended…). */
+  optionId: string;
+}
+
+type Buffered =
+  | { name: "message:updated"; message: Message }
+  | { name: "message:delta"; delta: MessageDelta }
+  | { name: "other"; apply: () => void };
+
+export class ConversationModel {
+  readonly id: string;
+
+  channel = $state.raw<Channel | null>(null);
+  loaded = $state(false);
+  loadError = $state("");
+  /** Older messages exist on the server, before the first one loaded. */
+  more = $state(false);
+  loadingOlder = $state(false);
+  olderError = $state("");
+
+  /** The rendered window of messages (at most WINDOW_MAX), oldest first. */
+  visible = $state.raw<Message[]>([]);
+  /** User messages waiting for the current answers: always shown last. */
+  queued = $state.raw<Message[]>([]);
+  /** Messages after the window that are not rendered (the person scrolled up). */
+  hiddenBelow = $state(0);
+  /** Index of the window's first message among all those loaded. */
+  windowStart = $state(0);
+  total = $state(0);
+
+  busy = $state(false);
+  queuedCount = $state(0);
+  answering = $state("");
+  usage = $state.raw<Record<string, Usage>>({});
+  permissions = $state.raw<PermissionRequested[]>([]);
+  resolved = $state.raw<ResolvedPermission[]>([]);
+  /** The agent that answers a message without mention (SPEC: the last one that answered). */
+  lastResponder = $state("");
+  /** An agent message is being streamed (done is false). */
+  streaming = $state.raw<Message | null>(null);
+
+  /** Set by the message list: the person is at the bottom, new messages scroll into view. */
+  following = true;
+
+  #all: Message[] = [];
+  #start = 0;
+  #end = 0;
+  #pending: MessageDelta[] = [];
+  #frame = 0;
+  #buffer: Buffered[] | null = [];
+  #offs: (() => void)[] = [];
+  #chosen = new Map<string, string>();
+  #unfocused = new Set<string>(); // permission requests whose first option has not had the focus
+  #loadedAt = 0;
+  #disposed = false;
+
+  constructor(id: string) {
+    this.id = id;
+  }
+
+  // ---- loading -------------------------------------------------------------------------------
+
+  /** Subscribes, then loads; events that arrive meanwhile are applied once the page is in. */
+  async open(): Promise<void> {
+    this.#subscribe();
+    try {
+      const conversation = await ChannelService.Conversation(this.id);
+      if (this.#disposed) return;
+      this.channel = conversation.channel;
+      this.more = conversation.more;
+      this.busy = conversation.busy;
+      this.queuedCount = conversation.queued;
+      this.answering = conversation.answering;
+      this.usage = conversation.usage;
+      this.permissions = conversation.permissions;
+      for (const p of conversation.permissions) this.#unfocused.add(p.id);
+      this.#all = conversation.messages.filter((m) => !m.queued);
+      this.queued = conversation.messages.filter((m) => m.queued);
+      this.#end = this.#all.length;
+      this.#start = Math.max(0, this.#end - WINDOW_INITIAL);
+      const inSnapshot = new Set(this.#all.map((m) => m.id));
+      const buffered = this.#buffer ?? [];
+      this.#buffer = null;
+      this.#loadedAt = performance.now();
+      for (const event of buffered) {
+        if (event.name === "message:updated") this.#upsert(event.message);
+        else if (event.name === "message:delta") {
+          // Emitted before the snapshot was taken, most likely: it is in it already.
+          if (!inSnapshot.has(event.delta.messageId)) this.#pending.push(event.delta);
+        } else event.apply();
+      }
+      this.#applyPending();
+      this.#refresh();
+      this.loaded = true;
+    } catch (err) {
+      this.loadError = messageOf(err);
+    }
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    this.#offs.forEach((off) => off());
+    this.#offs = [];
+    if (this.#frame) cancelAnimationFrame(this.#frame);
+  }
+
+  #subscribe(): void {
+    const mine = (channel: string): boolean => channel === this.id;
+    const later = (apply: () => void): void => {
+      if (this.#buffer) this.#buffer.push({ name: "other", apply });
+      else apply();
+    };
+    this.#offs.push(
+      On("message:updated", ({ channel, message }) => {
+        if (!mine(channel)) return;
+        if (this.#buffer) this.#buffer.push({ name: "message:updated", message });
+        else this.#upsert(message);
+      }),
+      On("message:delta", (delta) => {
+        if (!mine(delta.channel)) return;
+        if (this.#buffer) this.#buffer.push({ name: "message:delta", delta });
+        else this.#queueDelta(delta);
+      }),
+      On("turn:changed", (turn) => {
+        if (!mine(turn.channel)) return;
+        later(() => {
+          this.busy = turn.busy;
+          this.queuedCount = turn.queued;
+          this.answering = turn.answering;
+        });
+      }),
+      On("usage:changed", ({ channel, agent, usage }) => {
+        if (!mine(channel)) return;
+        later(() => (this.usage = { ...this.usage, [agent]: usage }));
+      }),
+      On("permission:requested", (request) => {
+        if (!mine(request.channel)) return;
+        later(() => {
+          if (this.permissions.some((p) => p.id === request.id)) return;
+          // The tool call it is about came as a delta just before: show it first, so that the
+          // prompt renders under it once (a prompt that moved would lose the focus).
+          if (this.#applyPending()) this.#refresh();
+          this.#unfocused.add(request.id);
+          this.permissions = [...this.permissions, request];
+        });
+      }),
+      On("permission:resolved", ({ id, channel }) => {
+        if (!mine(channel)) return;
+        later(() => this.#resolve(id));
+      }),
+      On("channels:changed", ({ channels }) => {
+        const fresh = channels.find((c) => c.id === this.id);
+        if (!fresh) return;
+        later(() => {
+          this.channel = fresh;
+          this.#refresh(); // members changed: so may the last responder
+        });
+      }),
+    );
+  }
+
+  // ---- older messages and the window ---------------------------------------------------------
+
+  /** Moves the window up by a step, fetching older messages first if the window is at the top.
+   *  Resolves to true when the window moved (the list then keeps its scroll anchor). */
+  async showEarlier(): Promise<boolean> {
+    if (this.#start === 0) {
+      if (!this.more || this.loadingOlder || !this.loaded) return false;
+      const first = this.#all[0];
+      if (!first) return false;
+      this.loadingOlder = true;
+      this.olderError = "";
+      try {
+        const page = await ChannelService.Older(this.id, first.id);
+        if (this.#disposed) return false;
+        const known = new Set(this.#all.map((m) => m.id));
+        const older = page.messages.filter((m) => !known.has(m.id));
+        this.#all = [...older, ...this.#all];
+        this.#start += older.length;
+        this.#end += older.length;
+        this.more = page.more;
+      } catch (err) {
+        this.olderError = messageOf(err);
+        return false;
+      } finally {
+        this.loadingOlder = false;
+      }
+    }
+    if (this.#start === 0) return false;
+    this.#start = Math.max(0, this.#start - WINDOW_STEP);
+    this.#end = Math.min(this.#end, this.#start + WINDOW_MAX);
+    this.#refresh();
+    return true;
+  }
+
+  /** Moves the window down by a step; true when it moved. */
+  showLater(): boolean {
+    if (this.#end >= this.#all.length) return false;
+    this.#end = Math.min(this.#all.length, this.#end + WINDOW_STEP);
+    this.#start = Math.max(this.#start, this.#end - WINDOW_MAX);
+    this.#refresh();
+    return true;
+  }
+
+  /** Shows the latest messages (the "jump to latest" button). */
+  showLatest(): void {
+    this.#end = this.#all.length;
+    this.#start = Math.max(0, this.#end - WINDOW_INITIAL);
+    this.#refresh();
+  }
+
+  /** The message with this id among those loaded. */
+  message(id: string): Message | undefined {
+    for (let i = this.#all.length - 1; i >= 0; i--) if (this.#all[i]?.id === id) return this.#all[i];
+    return this.queued.find((m) => m.id === id);
+  }
+
+  // ---- events --------------------------------------------------------------------------------
+
+  #upsert(message: Message): void {
+    this.#applyPending(); // deltas queued before this update come first
+    if (message.queued) {
+      const at = this.queued.findIndex((m) => m.id === message.id);
+      this.queued = at >= 0 ? this.queued.map((m, i) => (i === at ? message : m)) : [...this.queued, message];
+      return;
+    }
+    if (this.queued.some((m) => m.id === message.id)) {
+      this.queued = this.queued.filter((m) => m.id !== message.id); // sent now, or dropped by Stop
+    }
+    const at = this.#indexOf(message.id);
+    if (at >= 0) {
+      this.#all[at] = message;
+    } else {
+      const atEnd = this.#end === this.#all.length;
+      this.#all.push(message);
+      if (this.following) {
+        this.#end = this.#all.length;
+        this.#start = Math.max(this.#start, this.#end - WINDOW_MAX);
+      } else if (atEnd && this.#end - this.#start < WINDOW_MAX) {
+        this.#end = this.#all.length;
+      }
+    }
+    this.#refresh();
+  }
+
+  #indexOf(id: string): number {
+    for (let i = this.#all.length - 1; i >= 0; i--) if (this.#all[i]?.id === id) return i;
+    return -1;
+  }
+
+  #queueDelta(delta: MessageDelta): void {
+    this.#pending.push(delta);
+    if (!this.#frame) this.#frame = requestAnimationFrame(() => this.#flush());
+  }
+
+  #flush(): void {
+    this.#frame = 0;
+    if (this.#applyPending()) this.#refresh();
+  }
+
+  /** Applies the queued deltas to their messages; true if any changed. */
+  #applyPending(): boolean {
+    if (this.#pending.length === 0) return false;
+    const byMessage = new Map<string, MessageDelta[]>();
+    for (const delta of this.#pending) {
+      const list = byMessage.get(delta.messageId);
+      if (list) list.push(delta);
+      else byMessage.set(delta.messageId, [delta]);
+    }
+    this.#pending = [];
+    let changed = false;
+    for (const [id, deltas] of byMessage) {
+      const at = this.#indexOf(id);
+      const message = this.#all[at];
+      if (!message) continue;
+      const fresh = this.#recent() ? deltas.filter((d) => !this.#alreadyIn(message, d)) : deltas;
+      if (fresh.length === 0) continue;
+      this.#all[at] = applyDeltas(message, fresh);
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** Just after loading, the snapshot may already hold a delta that arrives after it. */
+  #recent(): boolean {
+    return performance.now() - this.#loadedAt < 150;
+  }
+
+  #alreadyIn(message: Message, delta: MessageDelta): boolean {
+    if (delta.text == null) return false; // a part replaced twice is the same part
+    const part = message.parts[delta.index];
+    return part !== undefined && delta.text.length > 0 && part.text.endsWith(delta.text);
+  }
+
+  #resolve(id: string): void {
+    const request = this.permissions.find((p) => p.id === id);
+    if (!request) return;
+    this.permissions = this.permissions.filter((p) => p.id !== id);
+    this.resolved = [...this.resolved, { request, optionId: this.#chosen.get(id) ?? "" }];
+  }
+
+  /** True the first time a request's prompt asks: it takes the focus once, not on every render. */
+  claimFocus(id: string): boolean {
+    return this.#unfocused.delete(id);
+  }
+
+  /** Answers a permission request with one of its options. */
+  async answerPermission(request: PermissionRequested, optionId: string): Promise<void> {
+    this.#chosen.set(request.id, optionId);
+    try {
+      await ChannelService.AnswerPermission(request.id, optionId);
+    } catch (err) {
+      this.#chosen.delete(request.id);
+      throw err;
+    }
+  }
+
+  /** Recomputes what the page shows from the messages. */
+  #refresh(): void {
+    this.#end = Math.min(this.#end, this.#all.length);
+    this.#start = Math.min(this.#start, this.#end);
+    this.visible = this.#all.slice(this.#start, this.#end);
+    this.windowStart = this.#start;
+    this.total = this.#all.length;
+    this.hiddenBelow = this.#all.length - this.#end;
+    const members = this.channel?.members ?? [];
+    this.lastResponder = lastResponder(this.#all, members);
+    let live: Message | null = null;
+    for (let i = this.#all.length - 1; i >= Math.max(0, this.#all.length - 5); i--) {
+      const m = this.#all[i];
+      if (m?.role === "agent" && !m.done) {
+        live = m;
+        break;
+      }
+    }
+    this.streaming = live;
+  }
+}

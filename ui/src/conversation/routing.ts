@@ -1,0 +1,124 @@
+// Who answers a message (SPEC §4 "Who answers a message"): the rules of app/channels/routing.py,
+// ported line for line so that the preview under the composer says what the backend will do.
+//
+// - `/agent:command args`: that agent, which receives `/command args`;
+// - `@name` mentions of configured agents: those, in mention order (non-members join first);
+// - no mention: the last agent that answered; with a single member, that member;
+// - no mention, nobody answered yet, several members: nobody (system message `no-recipient`);
+// - anything in a direct conversation: its agent; mentions there are plain text.
+
+import type { Message } from "../../bindings";
+
+// Python's \w is Unicode-aware: letters, digits and _ of any script.
+const MENTION = /(?<![\p{L}\p{N}_@])@([a-z0-9][a-z0-9_-]*)/giu;
+const AGENT_COMMAND = /^\/([a-z0-9][a-z0-9_-]*):(\S+)([\s\S]*)$/iu;
+const LEADING_MENTIONS = /^(\s*@[a-z0-9][a-z0-9_-]*[,:]?)+\s*/iu;
+
+export interface Route {
+  /** In answering order. */
+  recipients: string[];
+  /** Mentioned agents that are not members yet: they join first. */
+  joining: string[];
+  /** Sent alone, without the channel's context. */
+  command: boolean;
+  /** What the recipients receive. */
+  text: string;
+  noRecipient: boolean;
+}
+
+function route0(partial: Partial<Route>): Route {
+  return { recipients: [], joining: [], command: false, text: "", noRecipient: false, ...partial };
+}
+
+function agentNamed(name: string, configured: readonly string[]): string | undefined {
+  const lowered = name.toLowerCase();
+  return configured.find((a) => a.toLowerCase() === lowered);
+}
+
+/** Configured agents mentioned with @name, in order of first mention, once each. */
+export function mentions(text: string, configured: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(MENTION)) {
+    const agent = agentNamed(match[1] ?? "", configured);
+    if (agent !== undefined && !found.includes(agent)) found.push(agent);
+  }
+  return found;
+}
+
+export interface RouteContext {
+  configured: readonly string[];
+  members: readonly string[];
+  direct?: string;
+  lastResponder?: string;
+}
+
+export function route(text: string, ctx: RouteContext): Route {
+  const { configured, members, direct = "", lastResponder = "" } = ctx;
+  let stripped = text.trim();
+  if (direct) {
+    const command = stripped.startsWith("/");
+    const explicit = AGENT_COMMAND.exec(stripped);
+    if (explicit && agentNamed(explicit[1] ?? "", configured) === direct) {
+      stripped = `/${explicit[2]}${explicit[3]}`; // /demo:help → /help
+    }
+    return route0({ recipients: [direct], command, text: stripped });
+  }
+
+  const explicit = AGENT_COMMAND.exec(stripped);
+  if (explicit) {
+    const agent = agentNamed(explicit[1] ?? "", configured);
+    if (agent !== undefined) {
+      return route0({
+        recipients: [agent],
+        joining: members.includes(agent) ? [] : [agent],
+        command: true,
+        text: `/${explicit[2]}${explicit[3]}`,
+      });
+    }
+  }
+
+  const mentioned = mentions(stripped, configured);
+  const afterMentions = mentioned.length ? stripped.replace(LEADING_MENTIONS, "") : stripped;
+  const command = afterMentions.startsWith("/");
+  const body = command ? afterMentions : stripped;
+  if (mentioned.length) {
+    return route0({
+      recipients: mentioned,
+      joining: mentioned.filter((a) => !members.includes(a)),
+      command,
+      text: body,
+    });
+  }
+  if (lastResponder && members.includes(lastResponder)) {
+    return route0({ recipients: [lastResponder], command, text: body });
+  }
+  if (members.length === 1 && members[0] !== undefined) {
+    return route0({ recipients: [members[0]], command, text: body });
+  }
+  return route0({ noRecipient: true, text: body, command });
+}
+
+/**
+ * The last agent that answered in the channel, as the backend remembers it: the author of the
+ * latest agent message, unless that agent left the channel since (leaving forgets it).
+ */
+export function lastResponder(messages: readonly Message[], members: readonly string[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (!message) continue;
+    if (message.role === "system" && message.code === "agent-left") {
+      // Leaving forgets the last responder only if it was that agent: keep looking for who
+      // answered last, and drop it below if it is the one that left.
+      const left = message.agent;
+      for (let j = i - 1; j >= 0; j--) {
+        const earlier = messages[j];
+        if (earlier?.role === "agent" && !earlier.queued) {
+          return earlier.agent === left ? "" : members.includes(earlier.agent) ? earlier.agent : "";
+        }
+      }
+      return "";
+    }
+    if (message.role === "agent") return members.includes(message.agent) ? message.agent : "";
+  }
+  return "";
+}

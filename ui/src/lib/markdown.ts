@@ -1,0 +1,190 @@
+// Markdown from agents, made safe to show: marked → DOMPurify → HTML string. Agent output is
+// untrusted (DESIGN §4): nothing reaches the page without going through `sanitize` here, and
+// `{@html}` is only ever given what `renderMarkdown` returns.
+//
+// - Code blocks are highlighted by highlight.js (core + a handful of languages) before sanitizing:
+//   its output is escaped text in <span class="hljs-…">, and DOMPurify sees it like the rest.
+// - Links keep http, https and mailto targets only, and open outside (target=_blank; pywebview
+//   sends them to the system browser). Images show only when they are data: images (the CSP
+//   forbids fetching others anyway); any other image becomes a link to it.
+// - No style, no class but highlight.js's, no id or name (DOM clobbering), no forms, frames,
+//   objects, SVG or MathML.
+
+import DOMPurify from "dompurify";
+import hljs from "highlight.js/lib/core";
+import bash from "highlight.js/lib/languages/bash";
+import diff from "highlight.js/lib/languages/diff";
+import go from "highlight.js/lib/languages/go";
+import javascript from "highlight.js/lib/languages/javascript";
+import json from "highlight.js/lib/languages/json";
+import python from "highlight.js/lib/languages/python";
+import rust from "highlight.js/lib/languages/rust";
+import typescript from "highlight.js/lib/languages/typescript";
+import yaml from "highlight.js/lib/languages/yaml";
+import { Marked, type Tokens } from "marked";
+
+hljs.registerLanguage("python", python);
+hljs.registerLanguage("javascript", javascript);
+hljs.registerLanguage("typescript", typescript);
+hljs.registerLanguage("bash", bash);
+hljs.registerLanguage("json", json);
+hljs.registerLanguage("yaml", yaml);
+hljs.registerLanguage("diff", diff);
+hljs.registerLanguage("go", go);
+hljs.registerLanguage("rust", rust);
+hljs.registerAliases(["sh", "shell", "zsh", "console"], { languageName: "bash" });
+
+const SAFE_URL = /^(?:https?:|mailto:)/i;
+const DATA_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp);/i;
+// highlight.js's classes, and the two of our code blocks (a copy button is added to those).
+const KEPT_CLASS = /^(?:hljs(?:-[\w-]+)?|language-[\w+#.-]+|[\w-]+_|code-block|code-lang)$/;
+
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+/** The language highlight.js knows for a fence's info string, or "" (shown as plain text). */
+export function codeLanguage(info: string | undefined): string {
+  const name = (info ?? "").trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+  return name && hljs.getLanguage(name) ? name : "";
+}
+
+export function highlight(code: string, language: string): string {
+  if (!language) return escapeHtml(code);
+  try {
+    return hljs.highlight(code, { language, ignoreIllegals: true }).value;
+  } catch {
+    return escapeHtml(code);
+  }
+}
+
+const marked = new Marked({
+  async: false,
+  gfm: true,
+  breaks: false,
+  renderer: {
+    code({ text, lang }: Tokens.Code): string {
+      const language = codeLanguage(lang);
+      const label = (lang ?? "").trim().split(/\s+/)[0] ?? "";
+      const cls = language ? ` class="hljs language-${language}"` : ` class="hljs"`;
+      const body = highlight(text.replace(/\n$/, ""), language);
+      const tag = label ? `<span class="code-lang">${escapeHtml(label)}</span>` : "";
+      return `<div class="code-block">${tag}<pre><code${cls}>${body}</code></pre></div>\n`;
+    },
+    image({ href, title, text }: Tokens.Image): string {
+      const alt = escapeHtml(text || href);
+      if (DATA_IMAGE.test(href)) {
+        const t = title ? ` title="${escapeHtml(title)}"` : "";
+        return `<img src="${escapeHtml(href)}" alt="${alt}"${t}>`;
+      }
+      if (SAFE_URL.test(href)) return `<a href="${escapeHtml(href)}">🖼 ${alt}</a>`;
+      return `🖼 ${alt}`;
+    },
+    checkbox({ checked }: Tokens.Checkbox): string {
+      return checked ? "☑ " : "☐ ";
+    },
+  },
+});
+
+const purifier = DOMPurify(window);
+
+purifier.addHook("uponSanitizeAttribute", (_node, event) => {
+  if (event.attrName === "class") {
+    // Only highlight.js's classes and ours: agent HTML must not borrow the app's (fake buttons…).
+    const kept = event.attrValue.split(/\s+/).filter((c) => KEPT_CLASS.test(c));
+    event.attrValue = kept.join(" ");
+    event.keepAttr = kept.length > 0;
+  }
+});
+
+purifier.addHook("afterSanitizeAttributes", (node) => {
+  if (node.tagName === "A") {
+    const href = node.getAttribute("href");
+    if (href !== null && !SAFE_URL.test(href.trim())) node.removeAttribute("href");
+    if (node.hasAttribute("href")) {
+      node.setAttribute("target", "_blank");
+      node.setAttribute("rel", "noopener noreferrer");
+    }
+  } else if (node.tagName === "IMG") {
+    const src = node.getAttribute("src");
+    if (src !== null && !DATA_IMAGE.test(src.trim())) node.removeAttribute("src");
+  }
+});
+
+const PURIFY_CONFIG = {
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: [
+    "style", "script", "iframe", "frame", "frameset", "object", "embed", "applet", "form",
+    "input", "button", "textarea", "select", "option", "svg", "math", "link", "meta", "base",
+    "template", "noscript", "video", "audio", "source", "track", "dialog", "portal",
+  ],
+  FORBID_ATTR: ["style", "id", "name", "srcset", "action", "formaction", "xlink:href", "ping"],
+  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
+  ALLOW_UNKNOWN_PROTOCOLS: false,
+  SANITIZE_DOM: true,
+  KEEP_CONTENT: true,
+};
+
+/** `html` with everything unsafe removed (see the top of this file). */
+export function sanitize(html: string): string {
+  return purifier.sanitize(html, PURIFY_CONFIG);
+}
+
+// Rendering the same text twice (scrolling back to a message) costs nothing.
+const CACHE_SIZE = 600;
+const cache = new Map<string, string>();
+
+/** Safe HTML for `markdown`; `keep` false for a text that will not be seen again (streaming). */
+export function renderMarkdown(markdown: string, keep = true): string {
+  const hit = cache.get(markdown);
+  if (hit !== undefined) {
+    cache.delete(markdown); // most recently used last
+    cache.set(markdown, hit);
+    return hit;
+  }
+  const html = sanitize(marked.parse(markdown, { async: false }));
+  if (!keep) return html;
+  cache.set(markdown, html);
+  if (cache.size > CACHE_SIZE) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  return html;
+}
+
+/**
+ * `markdown` cut into blocks at blank lines outside fenced code, so that a message being
+ * streamed re-renders only its last block. Joined back, the blocks give `markdown` exactly.
+ */
+export function splitBlocks(markdown: string): string[] {
+  const blocks: string[] = [];
+  let start = 0;
+  let fence = "";
+  let pos = 0;
+  let previousBlank = false;
+  while (pos < markdown.length) {
+    let end = markdown.indexOf("\n", pos);
+    if (end < 0) end = markdown.length;
+    const line = markdown.slice(pos, end);
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    const blank = line.trim() === "";
+    if (fence) {
+      if (marker && marker[1]?.[0] === fence[0] && (marker[1]?.length ?? 0) >= fence.length) fence = "";
+    } else if (marker?.[1]) {
+      fence = marker[1];
+    } else if (!blank && previousBlank && pos > start && !/^(?: {2,}|\t)/.test(line)) {
+      // A block starts here unless it continues a list item or a quote (indented / lazy).
+      blocks.push(markdown.slice(start, pos));
+      start = pos;
+    }
+    previousBlank = blank && !fence;
+    pos = end + 1;
+  }
+  if (start < markdown.length) blocks.push(markdown.slice(start));
+  return blocks;
+}

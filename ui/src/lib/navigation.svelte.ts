@@ -1,0 +1,37 @@
+// What the main area shows. A panel with unsaved work (settings) installs a guard that may hold a
+// navigation back, e.g. by asking whether to discard its changes.
+
+export type View =
+  | { kind: "agents"; focus?: string }
+  | { kind: "settings" }
+  | { kind: "channel"; id: string };
+
+type Guard = () => Promise<boolean>;
+
+class Navigation {
+  view = $state<View>({ kind: "agents" });
+  #guard: Guard | null = null;
+
+  /** Shows `next` unless the current panel's guard says no; resolves to whether it moved. */
+  async go(next: View): Promise<boolean> {
+    if (this.#guard && !sameView(this.view, next) && !(await this.#guard())) return false;
+    this.view = next;
+    return true;
+  }
+
+  /** Installs the current panel's guard; returns the function that removes it. */
+  guard(check: Guard): () => void {
+    this.#guard = check;
+    return () => {
+      if (this.#guard === check) this.#guard = null;
+    };
+  }
+}
+
+function sameView(a: View, b: View): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === "channel" && b.kind === "channel") return a.id === b.id;
+  return a.kind !== "agents" || b.kind !== "agents" || a.focus === b.focus;
+}
+
+export const navigation = new Navigation();
