@@ -57,9 +57,11 @@ def event_figures(port: int, sk: Any, results: dict[str, Any]) -> None:
 
     try:
         with sync_playwright() as pw:
-            page = pw.chromium.connect_over_cdp(
-                f"http://127.0.0.1:{port}", no_defaults=True
-            ).contexts[0].pages[0]
+            page = (
+                pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}", no_defaults=True)
+                .contexts[0]
+                .pages[0]
+            )
             page.wait_for_selector("[data-ready=true]", timeout=60_000)
             page.evaluate(RECORDER)
 

@@ -30,8 +30,6 @@ def N_(message: str) -> str:
     return message
 
 
-
-
 def system_language() -> str:
     """`fr` when the OS language is French, else `en`."""
     for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
