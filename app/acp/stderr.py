@@ -29,11 +29,13 @@ class StderrTail:
         self._sent_in_window = 0
         self._skipped = 0
         self._flush_handle: asyncio.TimerHandle | None = None
+        self.added = 0  # lines of this process (the ring may hold an earlier process's too)
 
     def add(self, line: str) -> None:
         if len(line) > MAX_LINE:
             line = line[:MAX_LINE] + " …"
         self.lines.append(line)
+        self.added += 1
         now = time.monotonic()
         if now - self._window_start >= 1.0:
             self._flush_skipped()
@@ -64,7 +66,9 @@ class StderrTail:
         self._flush_skipped()
 
     def tail(self, count: int) -> list[str]:
-        return list(self.lines)[-count:]
+        """The last `count` lines this process wrote (never an earlier run's)."""
+        count = min(count, self.added)
+        return list(self.lines)[-count:] if count else []
 
     async def drain(self, stream: asyncio.StreamReader) -> None:
         """Reads until EOF, in chunks (never `readline`, which fails on an endless line)."""

@@ -258,7 +258,7 @@ class ChannelEngine:
                     self._history.add_message(message)
                     self._emit_message(message)
                 state.cancelled, state.rejections = False, 0
-                state.abandon = asyncio.Event()
+                state.abandon, state.cancel_event = asyncio.Event(), asyncio.Event()
                 try:
                     await self._answer_message(state, message)
                 except Exception:
@@ -294,8 +294,10 @@ class ChannelEngine:
         lock = self._agent_locks.setdefault(agent, asyncio.Lock())
         state.answering = agent
         self._emit_turn(state)  # whose turn it is, even while waiting for another channel
-        async with lock:
-            if state.cancelled or agent not in state.channel.members:
+        if not await self._take_turn(state, lock):
+            return
+        try:
+            if agent not in state.channel.members:
                 return
             try:
                 conn = await self._supervisor.acquire(agent)
@@ -306,6 +308,25 @@ class ChannelEngine:
                 await self._prompt(state, agent, conn, decided, message)
             finally:
                 self._supervisor.release(agent)
+        finally:
+            lock.release()
+
+    @staticmethod
+    async def _take_turn(state: ChannelState, lock: asyncio.Lock) -> bool:
+        """Waits for the agent (busy in another channel) unless this channel is cancelled."""
+        if state.cancelled:
+            return False
+        acquire = asyncio.ensure_future(lock.acquire())
+        cancelled = asyncio.ensure_future(state.cancel_event.wait())
+        await asyncio.wait({acquire, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+        cancelled.cancel()
+        if acquire.done() and not acquire.cancelled():
+            if not state.cancelled:
+                return True
+            lock.release()  # got it just as the channel was cancelled: give it back
+            return False
+        acquire.cancel()
+        return False
 
     async def _prompt(
         self,
@@ -541,6 +562,7 @@ class ChannelEngine:
     async def cancel(self, channel_id: object) -> None:
         state = self._state(channel_id)
         state.cancelled = True
+        state.cancel_event.set()
         state.due = []
         for message in state.queue_view():  # dropped, and not kept in history
             message.queued = False

@@ -46,6 +46,7 @@ class ChannelState:
     cancelled: bool = False
     closing: bool = False  # deleted, or the app closes: an interrupted answer is not kept
     abandon: asyncio.Event = field(default_factory=asyncio.Event)
+    cancel_event: asyncio.Event = field(default_factory=asyncio.Event)  # set by Cancel
     rejections: int = 0
     sessions: dict[str, OpenSession] = field(default_factory=dict)
 

@@ -369,3 +369,12 @@ def test_the_builtin_demo_agent_starts_and_announces_itself(make_app) -> None:
     assert conn.info.agent_info is not None
     assert conn.info.agent_info.name == "sidekicks-demo"
     assert conn.supports_load
+
+
+def test_a_failed_start_shows_only_its_own_stderr(make_app) -> None:
+    sk, _ = make_app(agent_yaml("a", "crash-on-start"))
+    for _ in range(2):
+        with pytest.raises(UserError) as raised:
+            sk.api.AgentService.Start("a")
+    assert str(raised.value).count("fatal: the fake agent cannot start") == 1
+    assert sk.api.AgentService.Logs("a").count("fatal: the fake agent cannot start") == 2

@@ -354,3 +354,22 @@ def test_prepare_opens_the_sessions_of_members_that_never_announced_commands(
     # The prepared session serves the first answer, which still gets the channel's past.
     assert chat.prompts("loader")[0].startswith("Messages in #prep since your last answer:")
     assert "[user] some past" in chat.prompts("loader")[0]
+
+
+def test_cancel_stops_a_channel_that_waits_for_an_agent_busy_elsewhere(chat: Chat) -> None:
+    first, second = chat.channels.Create("busy-a"), chat.channels.Create("busy-b")
+    mark = chat.log.mark()
+    chat.channels.Send(first["id"], "@slow work")
+    chat.log.wait("message:delta", lambda p: p["channel"] == first["id"], since=mark)
+    chat.channels.Send(second["id"], "@slow me too")
+    chat.log.wait(
+        "turn:changed",
+        lambda p: p["channel"] == second["id"] and p["answering"] == "slow",
+        since=mark,
+    )
+    chat.channels.Cancel(second["id"])
+    chat.idle(second["id"], since=mark, timeout=5)  # not when the other channel is done
+    assert chat.channels.Conversation(first["id"])["busy"] is True
+    assert chat.prompts("slow") == ["@slow work"]  # the waiting message was never sent
+    chat.channels.Cancel(first["id"])
+    chat.idle(first["id"], since=mark)

@@ -42,11 +42,18 @@ export function systemText(message: Message): string {
       return t("Nobody answered: mention an agent with @name");
     case "agent-unavailable":
       return message.error
-        ? t("{agent} is unavailable: {error}", { agent, error: message.error })
+        ? t("{agent} is unavailable: {error}", { agent, error: splitLines(message.error).reason })
         : t("{agent} is unavailable", { agent });
     default:
       return message.error;
   }
+}
+
+/** An error's first line (the reason), and the lines after it (often the agent's stderr). */
+export function splitLines(error: string): { reason: string; tail: string } {
+  const newline = error.indexOf("\n");
+  if (newline < 0) return { reason: error, tail: "" };
+  return { reason: error.slice(0, newline), tail: error.slice(newline + 1).trim() };
 }
 
 /** How an agent message ended, when it is worth saying (not a normal end of turn). */

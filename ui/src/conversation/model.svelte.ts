@@ -25,6 +25,10 @@ export const WINDOW_MAX = 200;
 export const WINDOW_STEP = 50;
 /** Messages rendered when a conversation opens or jumps to its latest message. */
 export const WINDOW_INITIAL = 100;
+/** Messages of the first frame of a conversation: a screenful and more; the rest of the
+ *  initial window follows a step per frame (growInitial), so a conversation shows at once. */
+export const WINDOW_FIRST = 24;
+const GROW_STEP = 40;
 
 export interface ResolvedPermission {
   request: PermissionRequested;
@@ -66,6 +70,8 @@ export class ConversationModel {
   resolved = $state.raw<ResolvedPermission[]>([]);
   /** The agent that answers a message without mention (SPEC: the last one that answered). */
   lastResponder = $state("");
+  /** The channel no longer exists. */
+  gone = $state(false);
   /** An agent message is being streamed (done is false). */
   streaming = $state.raw<Message | null>(null);
 
@@ -107,7 +113,7 @@ export class ConversationModel {
       this.#all = conversation.messages.filter((m) => !m.queued);
       this.queued = conversation.messages.filter((m) => m.queued);
       this.#end = this.#all.length;
-      this.#start = Math.max(0, this.#end - WINDOW_INITIAL);
+      this.#start = Math.max(0, this.#end - WINDOW_FIRST);
       const inSnapshot = new Set(this.#all.map((m) => m.id));
       const buffered = this.#buffer ?? [];
       this.#buffer = null;
@@ -180,7 +186,10 @@ export class ConversationModel {
       }),
       On("channels:changed", ({ channels }) => {
         const fresh = channels.find((c) => c.id === this.id);
-        if (!fresh) return;
+        if (!fresh) {
+          this.gone = true; // deleted, or another configuration (another history) was opened
+          return;
+        }
         later(() => {
           this.channel = fresh;
           this.#refresh(); // members changed: so may the last responder
@@ -223,6 +232,16 @@ export class ConversationModel {
     return true;
   }
 
+  /** Grows a window smaller than WINDOW_INITIAL upwards by a step (after the first frame);
+   *  true when it grew. */
+  growInitial(): boolean {
+    const target = Math.max(0, this.#end - WINDOW_INITIAL);
+    if (this.#start <= target) return false;
+    this.#start = Math.max(target, this.#start - GROW_STEP);
+    this.#refresh();
+    return true;
+  }
+
   /** Moves the window down by a step; true when it moved. */
   showLater(): boolean {
     if (this.#end >= this.#all.length) return false;
@@ -235,7 +254,7 @@ export class ConversationModel {
   /** Shows the latest messages (the "jump to latest" button). */
   showLatest(): void {
     this.#end = this.#all.length;
-    this.#start = Math.max(0, this.#end - WINDOW_INITIAL);
+    this.#start = Math.max(0, this.#end - WINDOW_FIRST);
     this.#refresh();
   }
 

@@ -2,8 +2,9 @@
 // untrusted (DESIGN §4): nothing reaches the page without going through `sanitize` here, and
 // `{@html}` is only ever given what `renderMarkdown` returns.
 //
-// - Code blocks are highlighted by highlight.js (core + a handful of languages) before sanitizing:
-//   its output is escaped text in <span class="hljs-…">, and DOMPurify sees it like the rest.
+// - Code blocks are escaped text in the HTML; `highlightCode` then colours them in the page by
+//   building <span>s from highlight.js's token tree (core + a handful of languages) with DOM
+//   calls: no HTML is parsed there, and the sanitizer has hundreds fewer nodes to walk.
 // - Links keep http, https and mailto targets only, and open outside (target=_blank; pywebview
 //   sends them to the system browser). Images show only when they are data: images (the CSP
 //   forbids fetching others anyway); any other image becomes a link to it.
@@ -36,8 +37,8 @@ hljs.registerAliases(["sh", "shell", "zsh", "console"], { languageName: "bash" }
 
 const SAFE_URL = /^(?:https?:|mailto:)/i;
 const DATA_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp);/i;
-// highlight.js's classes, and the two of our code blocks (a copy button is added to those).
-const KEPT_CLASS = /^(?:hljs(?:-[\w-]+)?|language-[\w+#.-]+|[\w-]+_|code-block|code-lang)$/;
+// The classes of our code blocks (a copy button is added to those, highlighting to the code).
+const KEPT_CLASS = /^(?:hljs|language-[\w+#.-]+|code-block|code-lang)$/;
 
 export function escapeHtml(text: string): string {
   return text
@@ -54,48 +55,107 @@ export function codeLanguage(info: string | undefined): string {
   return name && hljs.getLanguage(name) ? name : "";
 }
 
-export function highlight(code: string, language: string): string {
-  if (!language) return escapeHtml(code);
-  try {
-    return hljs.highlight(code, { language, ignoreIllegals: true }).value;
-  } catch {
-    return escapeHtml(code);
-  }
+// highlight.js's token tree (what its own HTML renderer walks): text, and scopes around text.
+interface TokenNode {
+  scope?: string;
+  children: (string | TokenNode)[];
+}
+interface Walkable {
+  walk(builder: { addText(text: string): void; openNode(node: TokenNode): void; closeNode(node: TokenNode): void }): void;
 }
 
-const marked = new Marked({
-  async: false,
-  gfm: true,
-  breaks: false,
-  renderer: {
-    code({ text, lang }: Tokens.Code): string {
-      const language = codeLanguage(lang);
-      const label = (lang ?? "").trim().split(/\s+/)[0] ?? "";
-      const cls = language ? ` class="hljs language-${language}"` : ` class="hljs"`;
-      const body = highlight(text.replace(/\n$/, ""), language);
-      const tag = label ? `<span class="code-lang">${escapeHtml(label)}</span>` : "";
-      return `<div class="code-block">${tag}<pre><code${cls}>${body}</code></pre></div>\n`;
+const TREE_CACHE = 400;
+const trees = new Map<string, Walkable | null>();
+
+function tokenTree(code: string, language: string): Walkable | null {
+  const key = `${language}\u0000${code}`;
+  const hit = trees.get(key);
+  if (hit !== undefined) return hit;
+  let tree: Walkable | null = null;
+  try {
+    const emitter = hljs.highlight(code, { language, ignoreIllegals: true })._emitter as unknown as Partial<Walkable>;
+    tree = typeof emitter.walk === "function" ? (emitter as Walkable) : null;
+  } catch {
+    tree = null;
+  }
+  trees.set(key, tree);
+  if (trees.size > TREE_CACHE) {
+    const oldest = trees.keys().next().value;
+    if (oldest !== undefined) trees.delete(oldest);
+  }
+  return tree;
+}
+
+/** highlight.js's class names for a scope ("title.function" → "hljs-title function_"). */
+function scopeClass(scope: string): string {
+  if (scope.startsWith("language:")) return `language-${scope.slice(9)}`;
+  const [first, ...rest] = scope.split(".");
+  return [`hljs-${first}`, ...rest.map((piece, i) => `${piece}${"_".repeat(i + 1)}`)].join(" ");
+}
+
+/**
+ * Colours a code element rendered by renderMarkdown (`code[data-lang]`): its text becomes the
+ * same text in <span class="hljs-…">s, made with createElement and text nodes (nothing parsed).
+ */
+export function highlightCode(code: HTMLElement): void {
+  if (code.dataset.highlighted !== undefined) return;
+  code.dataset.highlighted = "";
+  const language = codeLanguage(code.dataset.lang);
+  if (!language) return;
+  const tree = tokenTree(code.textContent ?? "", language);
+  if (!tree) return;
+  const root = document.createDocumentFragment();
+  const stack: (DocumentFragment | HTMLElement)[] = [root];
+  tree.walk({
+    addText(text) {
+      stack[stack.length - 1]?.append(text);
     },
-    image({ href, title, text }: Tokens.Image): string {
-      const alt = escapeHtml(text || href);
-      if (DATA_IMAGE.test(href)) {
-        const t = title ? ` title="${escapeHtml(title)}"` : "";
-        return `<img src="${escapeHtml(href)}" alt="${alt}"${t}>`;
-      }
-      if (SAFE_URL.test(href)) return `<a href="${escapeHtml(href)}">🖼 ${alt}</a>`;
-      return `🖼 ${alt}`;
+    openNode(node) {
+      if (!node.scope) return;
+      const span = document.createElement("span");
+      span.className = scopeClass(node.scope);
+      stack[stack.length - 1]?.append(span);
+      stack.push(span);
     },
-    checkbox({ checked }: Tokens.Checkbox): string {
-      return checked ? "☑ " : "☐ ";
+    closeNode(node) {
+      if (node.scope && stack.length > 1) stack.pop();
     },
+  });
+  code.replaceChildren(root);
+}
+
+const renderer = {
+  code({ text, lang }: Tokens.Code): string {
+    const language = codeLanguage(lang);
+    const label = (lang ?? "").trim().split(/\s+/)[0] ?? "";
+    const attrs = language ? ` class="hljs language-${language}" data-lang="${language}"` : ` class="hljs"`;
+    const body = escapeHtml(text.replace(/\n$/, ""));
+    const tag = label ? `<span class="code-lang">${escapeHtml(label)}</span>` : "";
+    return `<div class="code-block">${tag}<pre><code${attrs}>${body}</code></pre></div>\n`;
   },
-});
+  image({ href, title, text }: Tokens.Image): string {
+    const alt = escapeHtml(text || href);
+    if (DATA_IMAGE.test(href)) {
+      const t = title ? ` title="${escapeHtml(title)}"` : "";
+      return `<img src="${escapeHtml(href)}" alt="${alt}"${t}>`;
+    }
+    if (SAFE_URL.test(href)) return `<a href="${escapeHtml(href)}">🖼 ${alt}</a>`;
+    return `🖼 ${alt}`;
+  },
+  checkbox({ checked }: Tokens.Checkbox): string {
+    return checked ? "☑ " : "☐ ";
+  },
+};
+
+// Agents write Markdown; people type in a chat box, where a new line is a new line (`breaks`).
+const marked = new Marked({ async: false, gfm: true, breaks: false, renderer });
+const markedBreaks = new Marked({ async: false, gfm: true, breaks: true, renderer });
 
 const purifier = DOMPurify(window);
 
 purifier.addHook("uponSanitizeAttribute", (_node, event) => {
   if (event.attrName === "class") {
-    // Only highlight.js's classes and ours: agent HTML must not borrow the app's (fake buttons…).
+    // Only our code blocks' classes: agent HTML must not borrow the app's (fake buttons…).
     const kept = event.attrValue.split(/\s+/).filter((c) => KEPT_CLASS.test(c));
     event.attrValue = kept.join(" ");
     event.keepAttr = kept.length > 0;
@@ -130,26 +190,38 @@ const PURIFY_CONFIG = {
   KEEP_CONTENT: true,
 };
 
+// Set once: a config given to each sanitize() call would be parsed again every time (sets of
+// hundreds of tag names), which costs more than sanitizing a message.
+purifier.setConfig(PURIFY_CONFIG);
+
 /** `html` with everything unsafe removed (see the top of this file). */
 export function sanitize(html: string): string {
-  return purifier.sanitize(html, PURIFY_CONFIG);
+  return purifier.sanitize(html);
 }
 
 // Rendering the same text twice (scrolling back to a message) costs nothing.
 const CACHE_SIZE = 600;
 const cache = new Map<string, string>();
 
-/** Safe HTML for `markdown`; `keep` false for a text that will not be seen again (streaming). */
-export function renderMarkdown(markdown: string, keep = true): string {
-  const hit = cache.get(markdown);
+export interface RenderOptions {
+  /** False for a text that will not be seen again (the growing end of a streamed answer). */
+  keep?: boolean;
+  /** Single new lines are line breaks (what a person typed). */
+  breaks?: boolean;
+}
+
+/** Safe HTML for `markdown`. */
+export function renderMarkdown(markdown: string, { keep = true, breaks = false }: RenderOptions = {}): string {
+  const key = breaks ? `\u0001${markdown}` : markdown;
+  const hit = cache.get(key);
   if (hit !== undefined) {
-    cache.delete(markdown); // most recently used last
-    cache.set(markdown, hit);
+    cache.delete(key); // most recently used last
+    cache.set(key, hit);
     return hit;
   }
-  const html = sanitize(marked.parse(markdown, { async: false }));
+  const html = sanitize((breaks ? markedBreaks : marked).parse(markdown, { async: false }));
   if (!keep) return html;
-  cache.set(markdown, html);
+  cache.set(key, html);
   if (cache.size > CACHE_SIZE) {
     const oldest = cache.keys().next().value;
     if (oldest !== undefined) cache.delete(oldest);
