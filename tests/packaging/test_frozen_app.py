@@ -40,7 +40,7 @@ def test_the_artifacts_are_built(packaged: Path) -> None:
     assert (internal / "ui" / "dist" / "index.html").is_file()
     assert (internal / "locales" / "fr" / "LC_MESSAGES" / "messages.mo").is_file()
     assert (internal / "scripts" / "agents.sh").is_file()
-    for unwanted in ("pytest", "hypothesis", "playwright", "mypy", "tkinter"):
+    for unwanted in ("pytest", "hypothesis", "playwright", "mypy", "tkinter", "babel"):
         assert not list(internal.glob(f"{unwanted}*")), f"{unwanted} was bundled"
 
 
