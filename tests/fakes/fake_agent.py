@@ -38,40 +38,13 @@ import threading
 import time
 from typing import Any
 
+import rpc  # tests/fakes/rpc.py: this script's folder is on sys.path
+from rpc import chunk, request, send, update
+
 BEHAVIOURS = set(sys.argv[1:]) | set(filter(None, os.environ.get("FAKE_AGENT", "").split(",")))
-out_lock = threading.Lock()
 cancelled: set[str] = set()
-pending: dict[int, dict[str, Any]] = {}
-pending_ready = threading.Condition()
-next_id = 1000
-
-
-def send(message: dict[str, Any]) -> None:
-    with out_lock:
-        if "garbage-stdout" in BEHAVIOURS:
-            sys.stdout.write("this is not json\n{broken\n")
-        sys.stdout.write(json.dumps({"jsonrpc": "2.0", **message}) + "\n")
-        sys.stdout.flush()
-
-
-def update(session_id: str, body: dict[str, Any]) -> None:
-    send({"method": "session/update", "params": {"sessionId": session_id, "update": body}})
-
-
-def chunk(session_id: str, text: str) -> None:
-    update(session_id, {"sessionUpdate": "agent_message_chunk",
-                        "content": {"type": "text", "text": text}})  # fmt: skip
-
-
-def request(method: str, params: dict[str, Any]) -> dict[str, Any]:
-    """Sends a request to the client and waits for its answer (read by the main loop)."""
-    global next_id
-    next_id += 1
-    rid = next_id
-    send({"id": rid, "method": method, "params": params})
-    with pending_ready:
-        pending_ready.wait_for(lambda: rid in pending)
-        return pending.pop(rid)
+if "garbage-stdout" in BEHAVIOURS:
+    rpc.before_send = lambda: "this is not json\n{broken\n"
 
 
 def start_grandchildren() -> None:
@@ -129,10 +102,7 @@ def handle_prompt(rid: int, params: dict[str, Any]) -> None:
 
 def handle(message: dict[str, Any]) -> None:
     method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
-    if method is None and rid is not None:  # an answer to one of our requests
-        with pending_ready:
-            pending[rid] = message
-            pending_ready.notify_all()
+    if rpc.answered(message):  # an answer to one of our requests
         return
     if method == "initialize":
         if "no-initialize" in BEHAVIOURS:

@@ -20,6 +20,8 @@ import threading
 import time
 from typing import Any
 
+from rpc import answered, chunk, request, send, update  # tests/fakes/rpc.py, beside this file
+
 JS = "window.__pwned=true;window.pywebview.api.ConfigService.Save('pwned')"
 PARENT_JS = "parent.__pwned=true;parent.pywebview.api.ConfigService.Save('pwned')"
 DATA_HTML = base64.b64encode(f"<script>{PARENT_JS}</script>".encode()).decode()
@@ -70,36 +72,6 @@ PAYLOADS = [
 ]
 
 HTML = f'<img src=x onerror="{JS}">'
-
-
-def send(message: dict[str, Any]) -> None:
-    with out_lock:
-        sys.stdout.write(json.dumps({"jsonrpc": "2.0", **message}) + "\n")
-        sys.stdout.flush()
-
-
-out_lock = threading.Lock()
-pending: dict[int, dict[str, Any]] = {}
-pending_ready = threading.Condition()
-next_id = 5000
-
-
-def update(session_id: str, body: dict[str, Any]) -> None:
-    send({"method": "session/update", "params": {"sessionId": session_id, "update": body}})
-
-
-def chunk(session_id: str, text: str, kind: str = "agent_message_chunk") -> None:
-    update(session_id, {"sessionUpdate": kind, "content": {"type": "text", "text": text}})
-
-
-def request(method: str, params: dict[str, Any]) -> dict[str, Any]:
-    global next_id
-    next_id += 1
-    rid = next_id
-    send({"id": rid, "method": method, "params": params})
-    with pending_ready:
-        pending_ready.wait_for(lambda: rid in pending)
-        return pending.pop(rid)
 
 
 def hostile_tool(call_id: str, status: str) -> dict[str, Any]:
@@ -154,10 +126,7 @@ def handle_prompt(rid: int, params: dict[str, Any]) -> None:
 
 def handle(message: dict[str, Any]) -> None:
     method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
-    if method is None and rid is not None:
-        with pending_ready:
-            pending[rid] = message
-            pending_ready.notify_all()
+    if answered(message):
         return
     if method == "initialize":
         send({"id": rid, "result": {"protocolVersion": 1, "agentCapabilities": {},
