@@ -30,9 +30,13 @@ import lmdb
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.channels.models import Message, Part  # noqa: E402
+from app import Sidekicks  # noqa: E402
+from app.channels.models import Channel, Message, Part  # noqa: E402
 from app.core.ids import new_id  # noqa: E402
-from app.history.base import PAGE  # noqa: E402
+from app.history.base import (  # noqa: E402
+    PAGE,
+    StoredChannel,
+)
 from app.history.lmdb_store import (  # noqa: E402
     MESSAGES_DB,
     LmdbHistory,
@@ -40,6 +44,7 @@ from app.history.lmdb_store import (  # noqa: E402
     encode_message,
     message_key,
 )
+from app.paths import data_dir  # noqa: E402
 
 MESSAGES = int(os.environ.get("BENCH_MESSAGES", "1000000"))
 NEIGHBOUR_MESSAGES = 1000
@@ -154,6 +159,26 @@ def measure_open(folder: Path) -> list[float]:
     return result
 
 
+def measure_service(
+    temp: Path, folder: Path, channel_id: str, sample: list[str]
+) -> tuple[list[float], list[float]]:
+    """Conversation and Older as the page calls them: the history moved to where the app
+    looks for it, a headless Sidekicks on that configuration."""
+    os.environ["XDG_CONFIG_HOME"] = str(temp / "xdg")
+    config = temp / "bench.yaml"
+    config.write_text("agents: []\n", encoding="utf-8")
+    target = data_dir(config)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(folder, target)
+    rng = random.Random(2)
+    with Sidekicks(config=config) as sk:
+        channels = sk.api.ChannelService
+        assert len(channels.Conversation(channel_id)["messages"]) == PAGE
+        conversation = timings(lambda: channels.Conversation(channel_id))
+        older = timings(lambda: channels.Older(channel_id, rng.choice(sample)))
+    return conversation, older
+
+
 def main() -> None:
     channel_id, neighbour_id = new_id(), new_id()
     with tempfile.TemporaryDirectory(prefix="sidekicks-bench-") as temp:
@@ -178,8 +203,10 @@ def main() -> None:
             writes = timings(
                 lambda: history.add_message(realistic_message(neighbour_id, 1, rng)), 100
             )
+            history.put_channel(StoredChannel(channel=Channel(id=channel_id, name="bench")))
         finally:
             history.close()
+        conversation, older = measure_service(Path(temp), folder, channel_id, sample)
 
     print(f"channel: {MESSAGES:,} messages (+{NEIGHBOUR_MESSAGES:,} in a newer neighbour)")
     print(f"  built in {build_seconds:.1f} s, data file {size / 2**20:.0f} MiB")
@@ -190,6 +217,12 @@ def main() -> None:
     print(f"decode 100 stored msgs    median {ms(median(decode))}   p99 {ms(p99(decode))}")
     print(f"  one model_validate_json each: median {ms(median(one_by_one))}")
     print(f"add_message (durable)     median {ms(median(writes))}   p99 {ms(p99(writes))}")
+    print(
+        f"ChannelService.Conversation median {ms(median(conversation))}   "
+        f"p99 {ms(p99(conversation))}   (through the core loop, as JSON for the page)"
+    )
+    print(f"ChannelService.Older        median {ms(median(older))}   p99 {ms(p99(older))}")
+    print(f"ratio Conversation / raw:    {median(conversation) / median(raw):.1f}x   (target 3x)")
     ratio_last = median(last) / median(raw)
     ratio_before = median(before) / median(raw)
     print(f"ratio last_messages / raw:   {ratio_last:.1f}x   (target 3x)")
