@@ -143,10 +143,6 @@ class AgentProcess:
         if self._group_alive():
             self._signal_group(signal.SIGKILL)
 
-    def kill_now(self) -> None:
-        """Last resort (the app is exiting and cannot wait): SIGKILL the whole group."""
-        self._signal_group(signal.SIGKILL)
-
     def _group_alive(self) -> bool:
         if sys.platform == "win32":
             return not self.exited()

@@ -25,10 +25,3 @@ def new_id() -> str:
         chars.append(_ALPHABET[value & 31])
         value >>= 5
     return "".join(reversed(chars))
-
-
-def id_time_ms(identifier: str) -> int:
-    value = 0
-    for char in identifier:
-        value = (value << 5) | _ALPHABET.index(char)
-    return value >> 80

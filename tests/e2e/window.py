@@ -7,7 +7,6 @@ Browser.setDownloadBehavior), use contexts[0].pages[0], and end the app process,
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import socket
@@ -137,7 +136,3 @@ def api(page: Page, service: str, method: str, *args: Any) -> Any:
     return page.evaluate(
         "([s, m, args]) => window.pywebview.api[s][m](...args)", [service, method, list(args)]
     )
-
-
-def write_json(path: Path, data: Any) -> None:
-    path.write_text(json.dumps(data), encoding="utf-8")
