@@ -23,6 +23,7 @@ from app.channels.models import (
     Command,
     Message,
     Part,
+    Role,
     SystemCode,
     ToolCall,
     Usage,
@@ -61,6 +62,11 @@ STOP_GRACE = 2.0  # the same when the channel is deleted or the app closes
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def new_message(channel_id: str, role: Role, **fields: Any) -> Message:
+    """A message with a new time-sortable id, created now."""
+    return Message(id=new_id(), channel=channel_id, created_at=now_iso(), role=role, **fields)
 
 
 class SessionRouter:
@@ -229,13 +235,7 @@ class ChannelEngine:
         state = self._state(channel_id)
         if not isinstance(text, str) or not text.strip():
             raise UserError(_("the message is empty"))
-        message = Message(
-            id=new_id(),
-            channel=state.id,
-            created_at=now_iso(),
-            role="user",
-            parts=[Part(kind="text", text=text)],
-        )
+        message = new_message(state.id, "user", parts=[Part(kind="text", text=text)])
         if state.busy:
             message.queued = True
             state.queue.append(message)
@@ -352,16 +352,7 @@ class ChannelEngine:
                 if m.id != message.id
             ]
             prompt = build_prompt(decided.text, unseen, agent, state.channel.name)
-        answer = Answer(
-            Message(
-                id=new_id(),
-                channel=state.id,
-                created_at=now_iso(),
-                role="agent",
-                agent=agent,
-                done=False,
-            )
-        )
+        answer = Answer(new_message(state.id, "agent", agent=agent, done=False))
         state.answer, state.answer_agent = answer, agent
         state.answer_conn, state.answer_session = conn, session_id
         self._emit_message(answer.message)
@@ -640,15 +631,7 @@ class ChannelEngine:
     # ---- helpers -----------------------------------------------------------------------------
 
     def _system(self, state: ChannelState, code: SystemCode, agent: str, error: str = "") -> None:
-        message = Message(
-            id=new_id(),
-            channel=state.id,
-            created_at=now_iso(),
-            role="system",
-            agent=agent,
-            code=code,
-            error=error,
-        )
+        message = new_message(state.id, "system", agent=agent, code=code, error=error)
         self._history.add_message(message)
         self._emit_message(message)
 

@@ -105,17 +105,17 @@ class ConfigStore:
         except OSError as err:
             log.warning("cannot read %s: %s", self.path, err)
             return
-        text = raw.decode("utf-8", errors="replace") if raw is not None else None
-        if text == self._disk_text:
-            return  # our own save, or a touch that changed nothing
-        unreadable = ""
+        text, unreadable = None, ""
         if raw is not None:
             try:
-                raw.decode("utf-8")
+                text = raw.decode("utf-8")
             except UnicodeDecodeError:
+                text = raw.decode("utf-8", errors="replace")
                 unreadable = _(
                     "the file is not UTF-8 text; the last valid configuration stays in force"
                 )
+        if text == self._disk_text:
+            return  # our own save, or a touch that changed nothing
         self._apply(text, unreadable)
 
     def _stop_watching(self) -> None:
