@@ -29,6 +29,7 @@ from app.channels.service import ChannelService  # noqa: E402
 from app.config.service import ConfigService  # noqa: E402
 from app.events import names  # noqa: E402
 from app.events.payloads import EVENT_PAYLOADS  # noqa: E402
+from app.wire import WireJson  # noqa: E402
 
 SERVICES: list[type] = [AgentService, ConfigService, ChannelService]
 HEADER = "// generated — do not edit: scripts/gen_bindings.py writes this file from app/.\n"
@@ -121,6 +122,8 @@ def ts_type(annotation: Any, models: Models) -> str:
     if inspect.isclass(annotation) and issubclass(annotation, BaseModel):
         return models.add(annotation)
     origin, args = get_origin(annotation), get_args(annotation)
+    if origin is WireJson:  # the model's JSON, already encoded (app/wire.py)
+        return ts_type(args[0], models)
     if origin is list:
         item = ts_type(args[0], models)
         return f"({item})[]" if "|" in item else f"{item}[]"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from app import __version__
-from app.bridge import csp, permissions
+from app.bridge import csp, permissions, results
 from app.bridge.geometry import MIN_SIZE, Geometry, load_geometry, save_geometry
 from app.bridge.pump import EventPump
 from app.paths import resource_path
@@ -57,6 +57,7 @@ def run_window(sk: Sidekicks) -> None:
 
     csp.install()
     permissions.install()
+    results.install()
     geometry = load_geometry()
     index = ui_index()
     window = webview.create_window(

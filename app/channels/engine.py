@@ -29,6 +29,7 @@ from app.channels.models import (
     Usage,
 )
 from app.channels.models import PermissionOption as WireOption
+from app.channels.reading import ChannelView, ConversationHead, no_channel
 from app.channels.routing import Route, route
 from app.channels.state import ChannelState, OpenSession, PendingPermission
 from app.core.errors import UserError
@@ -44,7 +45,7 @@ from app.events.payloads import (
     TurnChanged,
     UsageChanged,
 )
-from app.history.base import PAGE, History, StoredChannel
+from app.history.base import History, StoredChannel
 from app.history.memory import MemoryHistory
 from app.i18n import _
 
@@ -102,6 +103,8 @@ class ChannelEngine:
         self._permissions: dict[str, PendingPermission] = {}
         self._commands: dict[str, list[Command]] = {}
         self._ignored_updates: set[str] = set()
+        # Read from any thread (app/channels/reading.py): entries are replaced, never changed.
+        self._views: dict[str, ChannelView] = {}
 
     # ---- history -----------------------------------------------------------------------------
 
@@ -119,6 +122,7 @@ class ChannelEngine:
         """Stops every answer (an answer in progress is not kept), then closes the history."""
         await asyncio.gather(*(self._stop_channel(s) for s in list(self._channels.values())))
         self._channels = {}
+        self._views = {}
         self._history.close()
         self._history = MemoryHistory()
 
@@ -130,8 +134,12 @@ class ChannelEngine:
     def _state(self, channel_id: object) -> ChannelState:
         state = self._channels.get(channel_id) if isinstance(channel_id, str) else None
         if state is None:
-            raise UserError(_("there is no channel with id {id}").format(id=channel_id))
+            raise no_channel(channel_id)
         return state
+
+    def view(self, channel_id: str) -> ChannelView | None:
+        """The channel's latest published view; any thread."""
+        return self._views.get(channel_id)
 
     def _check_name(self, name: object, description: object, skip: str = "") -> tuple[str, str]:
         if not isinstance(name, str) or not name.strip():
@@ -366,17 +374,25 @@ class ChannelEngine:
             if isinstance(err, ConnectionError):
                 tail = "\n".join(conn.stderr_tail(5))
                 answer.message.error += f"\n{tail}" if tail else ""
-        finally:
-            state.answer, state.answer_agent, state.answer_conn = None, "", None
-            self._resolve_permissions(state, agent)
+        except BaseException:  # the task was cancelled: the answer is not kept
+            self._end_answer(state, agent)
+            raise
         answer.message.done = True
+        if not state.closing:
+            # Stored before the views forget the live answer: a page reading meanwhile sees it
+            # once or twice (deduplicated), never not at all (app/channels/reading.py).
+            self._history.add_message(answer.message)
+        self._end_answer(state, agent)
         self._emit_message(answer.message)
         if state.closing:
             return
-        self._history.add_message(answer.message)
         member.last_seen = answer.message.id
         state.stored.last_responder = agent
         self._save(state)
+
+    def _end_answer(self, state: ChannelState, agent: str) -> None:
+        state.answer, state.answer_agent, state.answer_conn = None, "", None
+        self._resolve_permissions(state, agent)
 
     async def _await_prompt(
         self, state: ChannelState, conn: AgentConnection, session_id: str, prompt: str
@@ -447,6 +463,7 @@ class ChannelEngine:
             return
         usage = Usage(used=int(update.used or 0), size=int(update.size or 0))
         state.member(agent).usage = usage
+        self._publish(state)
         self._bus.emit(
             names.USAGE_CHANGED, UsageChanged(channel=channel_id, agent=agent, usage=usage)
         )
@@ -497,6 +514,7 @@ class ChannelEngine:
             future=asyncio.get_running_loop().create_future(),
         )
         self._permissions[request.id] = request
+        self._publish(state)
         self._bus.emit(names.PERMISSION_REQUESTED, self._request_payload(request))
         try:
             return await request.future
@@ -531,6 +549,8 @@ class ChannelEngine:
             if state is not None:
                 state.rejections += 1
         request.future.set_result(option.option_id)
+        if state := self._channels.get(request.channel):
+            self._publish(state)
         self._bus.emit(
             names.PERMISSION_RESOLVED, PermissionResolved(id=request.id, channel=request.channel)
         )
@@ -543,6 +563,7 @@ class ChannelEngine:
             self._permissions.pop(request.id, None)
             if not request.future.done():
                 request.future.set_result(None)
+                self._publish(state)
                 self._bus.emit(
                     names.PERMISSION_RESOLVED,
                     PermissionResolved(id=request.id, channel=request.channel),
@@ -583,33 +604,6 @@ class ChannelEngine:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(asyncio.shield(worker), CANCEL_GRACE)
 
-    # ---- reading -----------------------------------------------------------------------------
-
-    def conversation(self, channel_id: object) -> dict[str, Any]:
-        state = self._state(channel_id)
-        messages, more = self._history.last_messages(state.id, PAGE)
-        live = [state.answer.message] if state.answer is not None else []
-        return {
-            "channel": state.channel,
-            "messages": [*messages, *live, *state.queue_view()],
-            "more": more,
-            "busy": state.busy,
-            "queued": len(state.queue_view()),
-            "answering": state.answering,
-            "usage": state.usage(),
-            "permissions": [
-                self._request_payload(p)
-                for p in self._permissions.values()
-                if p.channel == state.id
-            ],
-        }
-
-    def older(self, channel_id: object, before_id: object) -> tuple[list[Message], bool]:
-        state = self._state(channel_id)
-        if not isinstance(before_id, str) or not before_id:
-            raise UserError(_("beforeId must be a message id"))
-        return self._history.messages_before(state.id, before_id, PAGE)
-
     async def prepare(self, channel_id: object) -> None:
         state = self._state(channel_id)
         todo = [
@@ -639,15 +633,19 @@ class ChannelEngine:
         self._history.put_channel(state.stored)
 
     def _emit_channels(self) -> None:
+        self._views = {id: self._view(state) for id, state in self._channels.items()}
         self._bus.emit(names.CHANNELS_CHANGED, ChannelsChanged(channels=self.channels()))
 
     def _emit_message(self, message: Message) -> None:
+        if state := self._channels.get(message.channel):
+            self._publish(state)
         self._bus.emit(
             names.MESSAGE_UPDATED,
             MessageUpdated(channel=message.channel, message=message),
         )
 
     def _emit_turn(self, state: ChannelState) -> None:
+        self._publish(state)
         self._bus.emit(
             names.TURN_CHANGED,
             TurnChanged(
@@ -657,3 +655,26 @@ class ChannelEngine:
                 answering=state.answering,
             ),
         )
+
+    def _publish(self, state: ChannelState) -> None:
+        """Publishes the channel's view for reads from other threads (a deleted channel's
+        state, still finishing its answer, publishes nothing)."""
+        if self._channels.get(state.id) is state:
+            self._views[state.id] = self._view(state)
+
+    def _view(self, state: ChannelState) -> ChannelView:
+        queued = state.queue_view()
+        head = ConversationHead(
+            channel=state.channel,
+            busy=state.busy,
+            queued=len(queued),
+            answering=state.answering,
+            usage=state.usage(),
+            permissions=[
+                self._request_payload(p)
+                for p in self._permissions.values()
+                if p.channel == state.id and not p.future.done()
+            ],
+        )
+        answer = state.answer.message if state.answer is not None else None
+        return ChannelView.of(head, self._history, answer, queued)

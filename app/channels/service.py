@@ -2,35 +2,17 @@
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from app.channels.engine import ChannelEngine
-from app.channels.models import Channel, Command, Message, Usage
+from app.channels.models import Channel, Command
+from app.channels.reading import Conversation, Page, read_conversation, read_older
 from app.core.expose import exposed
 from app.core.loop import LoopThread
-from app.events.payloads import PermissionRequested
-from app.wire import WireModel
+from app.wire import WireJson
 
 # Delete and Cancel wait for the agent to stop answering (an agent ignoring cancel: ~10 s);
 # Prepare may start agents (30 s handshake each, in parallel) and open their sessions.
 STOP_TIMEOUT = 20.0
 PREPARE_TIMEOUT = 180.0
-
-
-class Conversation(WireModel):
-    channel: Channel
-    messages: list[Message]
-    more: bool
-    busy: bool
-    queued: int
-    answering: str
-    usage: dict[str, Usage] = Field(default_factory=dict)
-    permissions: list[PermissionRequested] = Field(default_factory=list)
-
-
-class Page(WireModel):
-    messages: list[Message]
-    more: bool
 
 
 class ChannelService:
@@ -89,20 +71,15 @@ class ChannelService:
         self._core.call(lambda: self._engine.answer_permission(id, optionId))
 
     @exposed
-    def Conversation(self, id: str) -> Conversation:
+    def Conversation(self, id: str) -> WireJson[Conversation]:
         """The channel, its last 100 messages and whether there are more, its turn, usage and
         pending permission requests."""
-        return self._core.call(lambda: Conversation(**self._engine.conversation(id)))
+        return read_conversation(self._engine, id)  # on this thread: see app/channels/reading.py
 
     @exposed
-    def Older(self, id: str, beforeId: str) -> Page:
+    def Older(self, id: str, beforeId: str) -> WireJson[Page]:
         """The 100 messages before `beforeId`."""
-
-        def older() -> Page:
-            messages, more = self._engine.older(id, beforeId)
-            return Page(messages=messages, more=more)
-
-        return self._core.call(older)
+        return read_older(self._engine, id, beforeId)
 
     @exposed
     def Commands(self, agent: str) -> list[Command]:

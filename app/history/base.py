@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from pydantic import Field
@@ -26,9 +27,34 @@ class StoredChannel(WireModel):
     sessions: dict[str, MemberSession] = Field(default_factory=dict)  # by agent name
 
 
+class HistoryClosed(RuntimeError):
+    """A read met a history closed meanwhile (another configuration was opened)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordPage:
+    """Stored messages as they are kept: each one's wire JSON (what `Message.wire()` gives,
+    encoded), oldest first, and whether older ones exist. `keys` are the records' keys, whose
+    bytes from `id_offset` on are the message ids: cutting them costs a fifth of the read, so
+    only a caller that needs the ids does it."""
+
+    keys: list[bytes]
+    records: list[bytes]
+    more: bool
+    id_offset: int = 0
+
+    def ids(self) -> set[bytes]:
+        return {key[self.id_offset :] for key in self.keys}
+
+
 class History(Protocol):
-    """All methods are called on the core loop thread. Writes are durable when they return
-    (one transaction each): a crash never loses a finished message nor leaves half of one."""
+    """Every method but the record reads is called on the core loop thread. Writes are durable
+    when they return (one transaction each): a crash never loses a finished message nor leaves
+    half of one.
+
+    `last_records` and `records_before` may be called from any thread at any time, even while
+    the core thread writes or closes the history (they raise `HistoryClosed` then): the page's
+    history reads take them directly, without waiting for the core loop."""
 
     @property
     def problem(self) -> str:
@@ -53,6 +79,12 @@ class History(Protocol):
         self, channel_id: str, before_id: str, limit: int = PAGE
     ) -> tuple[list[Message], bool]:
         """The `limit` messages just before `before_id`, oldest first, and whether more exist."""
+
+    def last_records(self, channel_id: str, limit: int = PAGE) -> RecordPage:
+        """`last_messages`, undecoded; any thread."""
+
+    def records_before(self, channel_id: str, before_id: str, limit: int = PAGE) -> RecordPage:
+        """`messages_before`, undecoded; any thread."""
 
     def messages_after(self, channel_id: str, after_id: str, limit: int) -> list[Message]:
         """The last `limit` messages whose id is greater than `after_id` ("" = from the start),

@@ -12,11 +12,19 @@ positioned with `set_range` then walked backwards, never a scan, whatever the ch
 Every write is one transaction, durable when it returns (LMDB's default `sync`); LMDB's
 copy-on-write pages mean a crash at any moment leaves the last committed state, never half a
 message.
+
+Threads: writes, growing the map and closing happen on the core loop thread; reads may come
+from any thread (the page's history reads do not wait for the core loop). LMDB lets readers
+and a writer work at once, but not a read beside `set_mapsize` or `close`: every read, the
+growth and the close take `_guard`, a lock held for the few microseconds a read lasts.
 """
 
 from __future__ import annotations
 
+import threading
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
 from typing import TypeVar
@@ -25,7 +33,7 @@ import lmdb
 from pydantic import TypeAdapter
 
 from app.channels.models import Command, Message
-from app.history.base import PAGE, StoredChannel
+from app.history.base import PAGE, HistoryClosed, RecordPage, StoredChannel
 from app.history.lock import FolderLock
 
 T = TypeVar("T")
@@ -74,6 +82,8 @@ class LmdbHistory:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.folder = folder
         self._lock = lock
+        self._guard = threading.Lock()
+        self._closed = False
         # sync/metasync on and writemap off (the defaults, spelled out): a commit is on disk
         # when put returns, and a stray write through the map cannot corrupt the file.
         self._env = lmdb.open(
@@ -126,7 +136,7 @@ class LmdbHistory:
     # Channels
 
     def channels(self) -> list[StoredChannel]:
-        with self._env.begin(db=self._channels) as txn:
+        with self._reading(self._channels) as txn:
             values = list(txn.cursor().iternext(keys=False, values=True))
         return [StoredChannel.model_validate_json(value) for value in values]
 
@@ -158,11 +168,19 @@ class LmdbHistory:
         self._write(lambda txn: txn.put(key, value, db=self._messages))
 
     def last_messages(self, channel_id: str, limit: int = PAGE) -> tuple[list[Message], bool]:
-        return self._page(channel_id, _AFTER_ANY_ID, limit)
+        page = self.last_records(channel_id, limit)
+        return decode_messages(page.records), page.more
 
     def messages_before(
         self, channel_id: str, before_id: str, limit: int = PAGE
     ) -> tuple[list[Message], bool]:
+        page = self.records_before(channel_id, before_id, limit)
+        return decode_messages(page.records), page.more
+
+    def last_records(self, channel_id: str, limit: int = PAGE) -> RecordPage:
+        return self._page(channel_id, _AFTER_ANY_ID, limit)
+
+    def records_before(self, channel_id: str, before_id: str, limit: int = PAGE) -> RecordPage:
         return self._page(channel_id, before_id.encode(), limit)
 
     def messages_after(self, channel_id: str, after_id: str, limit: int) -> list[Message]:
@@ -170,31 +188,32 @@ class LmdbHistory:
         if prefix is None or limit <= 0:
             return []
         floor = prefix + after_id.encode()
-        with self._env.begin(db=self._messages) as txn:
-            values = list(islice(_walk_back(txn, prefix + _AFTER_ANY_ID, floor), limit))
-        values.reverse()
+        with self._reading(self._messages) as txn:
+            items = _walk_back(txn, prefix + _AFTER_ANY_ID, floor, limit)
+        values = [value for _, value in reversed(items)]
         return decode_messages(values)
 
-    def _page(self, channel_id: str, end: bytes, limit: int) -> tuple[list[Message], bool]:
-        """The `limit` messages just before key `prefix + end`, and whether older ones exist:
+    def _page(self, channel_id: str, end: bytes, limit: int) -> RecordPage:
+        """The `limit` records just before key `prefix + end`, and whether older ones exist:
         reads one record more than asked, to know without counting."""
         prefix = _prefix(channel_id)
         if prefix is None:
-            return [], False
+            return RecordPage([], [], False)
         limit = max(limit, 0)
-        with self._env.begin(db=self._messages) as txn:
-            values = list(islice(_walk_back(txn, prefix + end, prefix), limit + 1))
-        more = len(values) > limit
-        page = values[:limit]
-        page.reverse()
-        return decode_messages(page), more
+        with self._reading(self._messages) as txn:
+            items = _walk_back(txn, prefix + end, prefix, limit + 1)
+        more = len(items) > limit
+        del items[limit:]
+        items.reverse()
+        keys = [key for key, _ in items]
+        return RecordPage(keys, [value for _, value in items], more, id_offset=ID_WIDTH)
 
     # Commands
 
     def commands(self, agent: str) -> list[Command]:
         if not agent:
             return []  # LMDB keys cannot be empty; no agent has an empty name
-        with self._env.begin(db=self._commands) as txn:
+        with self._reading(self._commands) as txn:
             value = txn.get(agent.encode())
         return [] if value is None else _commands_adapter.validate_json(value)
 
@@ -207,10 +226,21 @@ class LmdbHistory:
 
     def close(self) -> None:
         try:
-            self._env.close()
+            with self._guard:  # waits for a read in progress on another thread
+                self._closed = True
+                self._env.close()
         finally:
             if self._lock is not None:
                 self._lock.release()
+
+    @contextmanager
+    def _reading(self, db: lmdb._Database) -> Iterator[lmdb.Transaction[bytes]]:
+        """A read transaction on `db`, from any thread, guarded against close and growth."""
+        with self._guard:
+            if self._closed:
+                raise HistoryClosed(f"{self.folder}: the history was closed")
+            with self._env.begin(db=db) as txn:
+                yield txn
 
     # Writing
 
@@ -230,8 +260,10 @@ class LmdbHistory:
         size = self._env.info()["map_size"]
         if size >= MAX_MAP_SIZE:
             raise lmdb.MapFullError(f"the history reached {size} bytes")
-        # No transaction of ours is open here, as set_mapsize requires: _write's has ended.
-        self._env.set_mapsize(min(size * 2, MAX_MAP_SIZE))
+        # set_mapsize requires that no transaction of this process be open: _write's has
+        # ended, and the guard keeps other threads' reads out meanwhile.
+        with self._guard:
+            self._env.set_mapsize(min(size * 2, MAX_MAP_SIZE))
 
 
 def _prefix(channel_id: str) -> bytes | None:
@@ -248,17 +280,22 @@ def _required_prefix(channel_id: str) -> bytes:
     return prefix
 
 
-def _walk_back(txn: lmdb.Transaction[bytes], start: bytes, floor: bytes) -> Iterator[bytes]:
-    """The values of the keys below `start` and above `floor`, newest first. Both bounds are
-    inside one channel's range (its fixed-width prefix, then anything), so the walk never
-    leaves the channel: the previous channel's keys are all below the floor."""
+def _walk_back(
+    txn: lmdb.Transaction[bytes], start: bytes, floor: bytes, limit: int
+) -> list[tuple[bytes, bytes]]:
+    """At most `limit` records of the keys below `start` and above `floor`, newest first. Both
+    bounds are inside one channel's range (its fixed-width prefix, then anything), so the
+    walk never leaves the channel: the previous channel's keys are all below the floor."""
     cursor = txn.cursor()
     # set_range finds the first key >= start; the walk begins just before it (or at the
     # database's last key when no key is >= start).
     positioned = cursor.prev() if cursor.set_range(start) else cursor.last()
     if not positioned:
-        return
-    for key, value in cursor.iterprev():
-        if key <= floor:
-            return
-        yield value
+        return []
+    # Read in one go by the C iterator, then cut: the keys descend, so those at or below the
+    # floor (an older channel's, or already seen) are a tail of the list. Reading up to
+    # `limit` records past a small channel costs less than testing every key in Python.
+    items = list(islice(cursor.iterprev(), limit))
+    if items and items[-1][0] <= floor:
+        del items[bisect_left(items, True, key=lambda item: item[0] <= floor) :]
+    return items

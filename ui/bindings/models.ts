@@ -65,13 +65,13 @@ export interface ConfigInfo {
 
 export interface Conversation {
   channel: Channel;
-  messages: Message[];
-  more: boolean;
   busy: boolean;
   queued: number;
   answering: string;
   usage: Record<string, Usage>;
   permissions: PermissionRequested[];
+  messages: Message[];
+  more: boolean;
 }
 
 export interface Diff {

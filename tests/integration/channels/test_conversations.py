@@ -373,3 +373,41 @@ def test_cancel_stops_a_channel_that_waits_for_an_agent_busy_elsewhere(chat: Cha
     assert chat.prompts("slow") == ["@slow work"]  # the waiting message was never sent
     chat.channels.Cancel(first["id"])
     chat.idle(first["id"], since=mark)
+
+
+def test_conversations_read_while_answers_stream_and_finish_show_each_message_once(
+    chat: Chat,
+) -> None:
+    """Conversation reads on the caller's thread (no core-loop hop): a read at any moment of
+    streaming, finishing, storing and dequeuing has every message at most once, the stored
+    and live ones in order, and never misses one that had finished before the read began."""
+    direct = chat.channels.Direct("demo")
+    mark = chat.log.mark()
+    sent = [chat.channels.Send(direct["id"], f"/bench {n}") for n in (3000, 2000, 1000)]
+    problems: list[str] = []
+    reads = 0
+    while True:
+        finished = {
+            p["message"]["id"]
+            for p in chat.log.named("message:updated", since=mark)
+            if p["channel"] == direct["id"] and p["message"]["done"]
+            and p["message"]["role"] == "agent"
+        }  # fmt: skip
+        idle = any(not p["busy"] for p in chat.log.named("turn:changed", since=mark))
+        messages = chat.channels.Conversation(direct["id"])["messages"]
+        reads += 1
+        ids = [m["id"] for m in messages]
+        in_order = [m["id"] for m in messages if not m["queued"]]
+        if len(set(ids)) != len(ids):
+            problems.append(f"a message twice: {ids}")
+        if in_order != sorted(in_order):
+            problems.append(f"out of order: {in_order}")
+        if not finished <= set(ids):
+            problems.append(f"finished before the read, missing: {finished - set(ids)}")
+        if idle and len(finished) == 3:
+            break
+    assert problems == []
+    assert reads > 10  # the reads did overlap the answers
+    final = chat.channels.Conversation(direct["id"])["messages"]
+    assert sorted(m["role"] for m in final) == ["agent"] * 3 + ["user"] * 3
+    assert [m["id"] for m in final if m["role"] == "user"] == sent

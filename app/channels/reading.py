@@ -1,0 +1,146 @@
+"""What the page reads of a channel (`Conversation`, `Older`) without waiting for the core loop.
+
+Channel state belongs to the core loop thread, but opening a conversation should not wait for
+it: the hop alone (70-100 µs) costs five times reading a page of records from the database, and
+decoding those records into models and encoding them back for the page costs twenty times.
+So the engine publishes, at each change the page hears of (a message added or finished, a turn,
+usage, a permission, members), an immutable `ChannelView`: the conversation's other fields
+already encoded, the live answer and the queued messages. A read combines the latest view with
+the history's records (kept as wire JSON), on the caller's thread, into the text the page gets.
+
+Consistency: the engine writes a finished message to history before it publishes a view
+without it, so a read that takes the view and then the records may see a message twice (live
+and stored) but never miss it; the live copy is dropped when its id is among the records. The
+events that follow bring the page up to date, as they always did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from pydantic import Field
+
+from app.channels.models import Channel, Message, Usage
+from app.core.errors import UserError
+from app.events.payloads import PermissionRequested
+from app.history.base import PAGE, History, HistoryClosed, RecordPage
+from app.i18n import _
+from app.wire import WireJson, WireModel
+
+# A read that meets a closed history (another configuration opened meanwhile) tries the new
+# view; a few attempts cover any realistic run of reopenings.
+ATTEMPTS = 3
+
+R = TypeVar("R")
+
+
+class ConversationHead(WireModel):
+    """A conversation's fields other than its messages."""
+
+    channel: Channel
+    busy: bool
+    queued: int
+    answering: str
+    usage: dict[str, Usage] = Field(default_factory=dict)
+    permissions: list[PermissionRequested] = Field(default_factory=list)
+
+
+class Conversation(ConversationHead):
+    messages: list[Message]
+    more: bool
+
+
+class Page(WireModel):
+    messages: list[Message]
+    more: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelView:
+    channel_id: str
+    history: History
+    head: str  # ConversationHead's JSON, without its closing brace
+    answer: Message | None  # live: encoded when read, since every delta changes it
+    queued: tuple[tuple[bytes, str], ...]  # the queued messages' ids and JSON
+
+    @classmethod
+    def of(
+        cls,
+        head: ConversationHead,
+        history: History,
+        answer: Message | None,
+        queued: list[Message],
+    ) -> ChannelView:
+        """Built on the core thread from the channel's state at this moment."""
+        return cls(
+            channel_id=head.channel.id,
+            history=history,
+            head=head.model_dump_json(by_alias=True)[:-1],
+            answer=answer,
+            queued=tuple((m.id.encode(), m.model_dump_json(by_alias=True)) for m in queued),
+        )
+
+
+def no_channel(channel_id: object) -> UserError:
+    return UserError(_("there is no channel with id {id}").format(id=channel_id))
+
+
+def read_conversation(source: ViewSource, channel_id: object) -> WireJson[Conversation]:
+    """The channel, its last 100 messages (stored, then live and queued) and the rest."""
+
+    def read(view: ChannelView) -> WireJson[Conversation]:
+        live = []
+        answer = view.answer
+        if answer is not None:  # before the records: see the module's note on consistency
+            live.append((answer.id.encode(), answer.model_dump_json(by_alias=True)))
+        live.extend(view.queued)
+        page = view.history.last_records(view.channel_id, PAGE)
+        return WireJson(f'{view.head},"messages":[{_messages(page, live)}],"more":{_bool(page)}}}')
+
+    return _with_view(source, channel_id, read)
+
+
+def read_older(source: ViewSource, channel_id: object, before_id: object) -> WireJson[Page]:
+    """The 100 stored messages before `before_id`."""
+    if not isinstance(before_id, str) or not before_id:
+        raise UserError(_("beforeId must be a message id"))
+
+    def read(view: ChannelView) -> WireJson[Page]:
+        page = view.history.records_before(view.channel_id, before_id, PAGE)
+        return WireJson(f'{{"messages":[{_messages(page, [])}],"more":{_bool(page)}}}')
+
+    return _with_view(source, channel_id, read)
+
+
+class ViewSource(Protocol):
+    """Where reads find a channel's latest view (the engine), from any thread."""
+
+    def view(self, channel_id: str) -> ChannelView | None: ...
+
+
+def _with_view(source: ViewSource, channel_id: object, read: Callable[[ChannelView], R]) -> R:
+    for _attempt in range(ATTEMPTS):
+        view = source.view(channel_id) if isinstance(channel_id, str) else None
+        if view is None:
+            break
+        try:
+            return read(view)
+        except HistoryClosed:
+            continue  # another configuration was opened meanwhile: its views now
+    raise no_channel(channel_id)
+
+
+def _messages(page: RecordPage, extra: list[tuple[bytes, str]]) -> str:
+    """The records, then the live and queued messages not stored meanwhile, as one JSON list's
+    items."""
+    items = [b",".join(page.records).decode()] if page.records else []
+    if extra:
+        stored = page.ids()
+        items.extend(text for message_id, text in extra if message_id not in stored)
+    return ",".join(items)
+
+
+def _bool(page: RecordPage) -> str:
+    return "true" if page.more else "false"
