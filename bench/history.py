@@ -40,13 +40,16 @@ from app.history.base import (  # noqa: E402
     PAGE,
     StoredChannel,
 )
-from app.history.lmdb_store import (  # noqa: E402
-    MESSAGES_DB,
-    LmdbHistory,
-    decode_messages,
-    encode_message,
-    message_key,
+from app.history.lmdb_format import (  # noqa: E402
+    FORMAT,
+    FORMAT_KEY,
+    MAX_DBS,
+    META_DB,
+    POSITIONS_DB,
+    TIMELINE_DB,
+    position_bytes,
 )
+from app.history.lmdb_store import LmdbHistory, decode_messages, encode_message  # noqa: E402
 from app.paths import data_dir  # noqa: E402
 
 MESSAGES = int(os.environ.get("BENCH_MESSAGES", "1000000"))
@@ -70,33 +73,44 @@ def realistic_message(channel_id: str, index: int, rng: random.Random) -> Messag
     )
 
 
-def records(channel_id: str, count: int, sample: list[str]) -> Iterator[tuple[bytes, bytes]]:
-    """The channel's (key, value) records in key order; every 1000th id goes to `sample`."""
+Record = tuple[tuple[bytes, bytes], tuple[bytes, bytes]]  # (timeline item, positions item)
+
+
+def records(channel_id: str, count: int, sample: list[str]) -> Iterator[Record]:
+    """The channel's records in key order, with the store's layout (app/history/lmdb_format);
+    every 1000th id goes to `sample`."""
     rng = random.Random(channel_id)
+    prefix = channel_id.encode()
     for index in range(count):
         message = realistic_message(channel_id, index, rng)
         if index % 1000 == 500:
             sample.append(message.id)
-        yield message_key(channel_id, message.id), encode_message(message)
+        position = position_bytes(index + 1)
+        yield (prefix + position, encode_message(message)), (prefix + message.id.encode(), position)
 
 
 def build(folder: Path, channel_id: str, neighbour_id: str) -> list[str]:
     """Writes both channels raw, in batches; returns a sample of the big channel's ids."""
     sample: list[str] = []
-    # ~500 bytes a message on disk: 1 KiB each leaves room without an 8 GiB file where the
+    # ~600 bytes a message on disk: 1 KiB each leaves room without an 8 GiB file where the
     # map takes its full size on disk (Windows).
     size = (MESSAGES + NEIGHBOUR_MESSAGES) * 1024 + (64 << 20)
-    env = lmdb.open(str(folder), map_size=size, max_dbs=3)
+    env = lmdb.open(str(folder), map_size=size, max_dbs=MAX_DBS)
     try:
-        db = env.open_db(MESSAGES_DB)
+        timeline, positions = env.open_db(TIMELINE_DB), env.open_db(POSITIONS_DB)
+        with env.begin(write=True) as txn:
+            txn.put(FORMAT_KEY, str(FORMAT).encode(), db=env.open_db(META_DB, txn=txn))
+        # Ids and positions both grow, and the big channel's id is the older: keys come in
+        # order, so each batch is appended.
         for channel, count in ((channel_id, MESSAGES), (neighbour_id, NEIGHBOUR_MESSAGES)):
             stream = records(channel, count, sample if channel == channel_id else [])
             while True:
                 batch = list(islice(stream, BATCH))
                 if not batch:
                     break
-                with env.begin(write=True, db=db) as txn:
-                    txn.cursor().putmulti(batch, append=True)
+                with env.begin(write=True) as txn:
+                    txn.cursor(db=timeline).putmulti([t for t, _ in batch], append=True)
+                    txn.cursor(db=positions).putmulti([p for _, p in batch], append=True)
     finally:
         env.close()
     return sample
@@ -128,7 +142,7 @@ def ms(seconds: float) -> str:
 
 def raw_last_page(env: lmdb.Environment, channel_id: str) -> list[bytes]:
     """The anchor: the channel's last 100 values as bytes, by the same cursor walk."""
-    db = env.open_db(MESSAGES_DB, create=False)
+    db = env.open_db(TIMELINE_DB, create=False)
     with env.begin(db=db) as txn:
         cursor = txn.cursor()
         if cursor.set_range(channel_id.encode() + b"\xff"):
@@ -144,7 +158,7 @@ def raw_last_page(env: lmdb.Environment, channel_id: str) -> list[bytes]:
 
 
 def measure_raw(folder: Path, channel_id: str) -> tuple[list[float], list[bytes]]:
-    env = lmdb.open(str(folder), max_dbs=3, readonly=True)
+    env = lmdb.open(str(folder), max_dbs=MAX_DBS, readonly=True)
     try:
         values = raw_last_page(env, channel_id)
         return timings(lambda: raw_last_page(env, channel_id)), values

@@ -11,6 +11,7 @@ from app.channels.models import Channel, Command, Message, Usage
 from app.wire import WireModel
 
 PAGE = 100
+ID_OPENING = b'{"id":"'  # how every stored message begins
 
 
 class MemberSession(WireModel):
@@ -34,17 +35,16 @@ class HistoryClosed(RuntimeError):
 @dataclass(frozen=True, slots=True)
 class RecordPage:
     """Stored messages as they are kept: each one's wire JSON (what `Message.wire()` gives,
-    encoded), oldest first, and whether older ones exist. `keys` are the records' keys, whose
-    bytes from `id_offset` on are the message ids: cutting them costs a fifth of the read, so
-    only a caller that needs the ids does it."""
+    encoded), oldest first, and whether older ones exist."""
 
-    keys: list[bytes]
     records: list[bytes]
     more: bool
-    id_offset: int = 0
 
     def ids(self) -> set[bytes]:
-        return {key[self.id_offset :] for key in self.keys}
+        """The records' message ids, read without decoding: a record begins with its id
+        (`id` is `Message`'s first field, and ids hold no quote)."""
+        start = len(ID_OPENING)
+        return {record[start : record.index(b'"', start)] for record in self.records}
 
 
 class History(Protocol):
@@ -70,7 +70,9 @@ class History(Protocol):
         """Deletes the channel and all its messages."""
 
     def add_message(self, message: Message) -> None:
-        """Keeps a finished message (its id is new and larger than the channel's others)."""
+        """Keeps a finished message after the channel's others (a message already kept, same
+        id, is replaced where it stands). A channel's messages are in the order they were
+        kept, which is the order the page showed them in, not their ids' order."""
 
     def last_messages(self, channel_id: str, limit: int = PAGE) -> tuple[list[Message], bool]:
         """The channel's last `limit` messages, oldest first, and whether older ones exist."""
@@ -78,7 +80,8 @@ class History(Protocol):
     def messages_before(
         self, channel_id: str, before_id: str, limit: int = PAGE
     ) -> tuple[list[Message], bool]:
-        """The `limit` messages just before `before_id`, oldest first, and whether more exist."""
+        """The `limit` messages just before `before_id`, oldest first, and whether more exist;
+        nothing for an id that is not kept."""
 
     def last_records(self, channel_id: str, limit: int = PAGE) -> RecordPage:
         """`last_messages`, undecoded; any thread."""
@@ -87,8 +90,8 @@ class History(Protocol):
         """`messages_before`, undecoded; any thread."""
 
     def messages_after(self, channel_id: str, after_id: str, limit: int) -> list[Message]:
-        """The last `limit` messages whose id is greater than `after_id` ("" = from the start),
-        oldest first: what an agent has not seen yet."""
+        """The last `limit` messages kept after `after_id` ("", or an id not kept: from the
+        start), oldest first: what an agent has not seen yet."""
 
     def commands(self, agent: str) -> list[Command]:
         """The agent's last announced slash commands ([] if it never announced any)."""

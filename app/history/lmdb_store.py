@@ -1,17 +1,11 @@
 """The history on disk: one LMDB environment per configuration file.
 
-Layout (three named sub-databases, values are the models' compact wire JSON):
-
-  channels  channel id                     -> StoredChannel
-  messages  channel id + message id        -> Message
-  commands  agent name (UTF-8)             -> [Command]
-
-Both ids are 26 ASCII characters that sort by creation time, so a channel's messages are one
-contiguous key range in creation order: "the last 100" and "the 100 before X" are a cursor
-positioned with `set_range` then walked backwards, never a scan, whatever the channel's size.
-Every write is one transaction, durable when it returns (LMDB's default `sync`); LMDB's
-copy-on-write pages mean a crash at any moment leaves the last committed state, never half a
-message.
+The layout and its format are in app/history/lmdb_format.py: a channel's messages are one
+contiguous key range (its fixed-width id, then each message's position), in the order they
+entered the history, so "the last 100" and "the 100 before X" are a cursor positioned with
+`set_range` then walked backwards, never a scan, whatever the channel's size. Every write is
+one transaction, durable when it returns (LMDB's default `sync`); LMDB's copy-on-write pages
+mean a crash at any moment leaves the last committed state, never half a message.
 
 Threads: writes, growing the map and closing happen on the core loop thread; reads may come
 from any thread (the page's history reads do not wait for the core loop). LMDB lets readers
@@ -33,34 +27,28 @@ import lmdb
 from pydantic import TypeAdapter
 
 from app.channels.models import Command, Message
+from app.history import lmdb_format
 from app.history.base import PAGE, HistoryClosed, RecordPage, StoredChannel
+from app.history.lmdb_format import ID_WIDTH, MAX_DBS, SUB_DATABASES, next_position
 from app.history.lock import FolderLock
 
 T = TypeVar("T")
-
-ID_WIDTH = 26  # app.core.ids.new_id(): fixed width, so a channel id is a fixed-width key prefix
-CHANNELS_DB = b"channels"
-MESSAGES_DB = b"messages"
-COMMANDS_DB = b"commands"
-SUB_DATABASES = (CHANNELS_DB, MESSAGES_DB, COMMANDS_DB)
 
 # Small at first: on Windows (and some macOS file systems) the data file takes the map's full
 # size on disk. It doubles whenever a write does not fit (see `_write`).
 INITIAL_MAP_SIZE = 64 * 1024 * 1024
 # A ceiling on growth, so a runaway write fails instead of doubling forever.
 MAX_MAP_SIZE = 1 << 40
-_AFTER_ANY_ID = b"\xff"  # sorts after every ASCII id: "the end of this channel's range"
+_END = b"\xff"  # sorts after every position (they start with a zero byte): the range's end
+# LMDB keys have at most 511 bytes: a longer "message id" from the page is no message's.
+_MAX_ID_BYTES = 256
 
 _messages_adapter = TypeAdapter(list[Message])
 _commands_adapter = TypeAdapter(list[Command])
 
 
-def message_key(channel_id: str, message_id: str) -> bytes:
-    """A message's key: its channel's fixed-width id, then its own id."""
-    return _required_prefix(channel_id) + message_id.encode()
-
-
 def encode_message(message: Message) -> bytes:
+    """The message's wire JSON. It begins with its id (`RecordPage.ids` relies on it)."""
     return message.model_dump_json(by_alias=True).encode()
 
 
@@ -90,7 +78,7 @@ class LmdbHistory:
             str(folder),
             map_size=INITIAL_MAP_SIZE,
             subdir=True,
-            max_dbs=len(SUB_DATABASES),
+            max_dbs=MAX_DBS,
             sync=True,
             metasync=True,
             writemap=False,
@@ -98,15 +86,20 @@ class LmdbHistory:
         )
         try:
             self._check_size()
-            # Creating a sub-database is a write: it can meet a full map too (a database
-            # reopened with a map just its size, see _grow).
-            self._channels, self._messages, self._commands = self._write(
-                lambda txn: [self._env.open_db(name, txn=txn) for name in SUB_DATABASES]
-            )
+            # Creating sub-databases and converting an older format are writes: they can meet
+            # a full map too (a database reopened with a map just its size, see _grow).
+            dbs = self._write(self._open_sub_databases)
+            self._channels, self._timeline, self._positions, self._commands, _meta = dbs
             self._check_ends()
         except BaseException:
             self._env.close()
             raise
+
+    def _open_sub_databases(self, txn: lmdb.Transaction[bytes]) -> list[lmdb._Database]:
+        dbs = [self._env.open_db(name, txn=txn) for name in SUB_DATABASES]
+        _channels, timeline, positions, _commands, meta = dbs
+        lmdb_format.prepare(self._env, txn, timeline, positions, meta)
+        return dbs
 
     def _check_size(self) -> None:
         """Refuses a data file shorter than its last committed page (a truncated copy, a full
@@ -122,7 +115,7 @@ class LmdbHistory:
         shows here, at open (history then falls back to memory), not in the middle of a
         conversation. It costs a few page reads, whatever the size."""
         with self._env.begin() as txn:
-            for db in (self._channels, self._messages, self._commands):
+            for db in (self._channels, self._timeline, self._positions, self._commands):
                 cursor = txn.cursor(db=db)
                 if cursor.first():
                     cursor.item()
@@ -152,20 +145,32 @@ class LmdbHistory:
 
         def delete(txn: lmdb.Transaction[bytes]) -> None:
             txn.delete(prefix, db=self._channels)
-            cursor = txn.cursor(db=self._messages)
-            found = cursor.set_range(prefix)
-            # delete() moves the cursor to the next record: the loop walks the range once.
-            while found and cursor.key().startswith(prefix):
-                found = cursor.delete()
+            for db in (self._timeline, self._positions):
+                cursor = txn.cursor(db=db)
+                found = cursor.set_range(prefix)
+                # delete() moves the cursor to the next record: the loop walks the range once.
+                while found and cursor.key().startswith(prefix):
+                    found = cursor.delete()
 
         self._write(delete)
 
     # Messages
 
     def add_message(self, message: Message) -> None:
-        key = message_key(message.channel, message.id)
+        """Appends the message to its channel's timeline; a message already kept (same id)
+        is replaced where it stands."""
+        prefix = _required_prefix(message.channel)
+        id_key = prefix + message.id.encode()
         value = encode_message(message)
-        self._write(lambda txn: txn.put(key, value, db=self._messages))
+
+        def add(txn: lmdb.Transaction[bytes]) -> None:
+            position = txn.get(id_key, db=self._positions)
+            if position is None:
+                position = next_position(txn, self._timeline, prefix)
+                txn.put(id_key, position, db=self._positions)
+            txn.put(prefix + position, value, db=self._timeline)
+
+        self._write(add)
 
     def last_messages(self, channel_id: str, limit: int = PAGE) -> tuple[list[Message], bool]:
         page = self.last_records(channel_id, limit)
@@ -178,35 +183,41 @@ class LmdbHistory:
         return decode_messages(page.records), page.more
 
     def last_records(self, channel_id: str, limit: int = PAGE) -> RecordPage:
-        return self._page(channel_id, _AFTER_ANY_ID, limit)
+        prefix = _prefix(channel_id)
+        if prefix is None:
+            return RecordPage([], False)
+        with self._reading(self._timeline) as txn:
+            return _page(txn, prefix, prefix + _END, limit)
 
     def records_before(self, channel_id: str, before_id: str, limit: int = PAGE) -> RecordPage:
-        return self._page(channel_id, before_id.encode(), limit)
+        prefix = _prefix(channel_id)
+        if prefix is None:
+            return RecordPage([], False)
+        with self._reading(self._timeline) as txn:
+            position = self._position(txn, prefix, before_id)
+            if position is None:
+                return RecordPage([], False)  # no such message: nothing is before it
+            return _page(txn, prefix, prefix + position, limit)
 
     def messages_after(self, channel_id: str, after_id: str, limit: int) -> list[Message]:
+        """An unknown `after_id` counts as "": an agent that saw a message no longer kept
+        is given the latest messages."""
         prefix = _prefix(channel_id)
         if prefix is None or limit <= 0:
             return []
-        floor = prefix + after_id.encode()
-        with self._reading(self._messages) as txn:
-            items = _walk_back(txn, prefix + _AFTER_ANY_ID, floor, limit)
-        values = [value for _, value in reversed(items)]
-        return decode_messages(values)
+        with self._reading(self._timeline) as txn:
+            position = self._position(txn, prefix, after_id)
+            floor = prefix if position is None else prefix + position
+            items = _walk_back(txn, prefix + _END, floor, limit)
+        return decode_messages([value for _, value in reversed(items)])
 
-    def _page(self, channel_id: str, end: bytes, limit: int) -> RecordPage:
-        """The `limit` records just before key `prefix + end`, and whether older ones exist:
-        reads one record more than asked, to know without counting."""
-        prefix = _prefix(channel_id)
-        if prefix is None:
-            return RecordPage([], [], False)
-        limit = max(limit, 0)
-        with self._reading(self._messages) as txn:
-            items = _walk_back(txn, prefix + end, prefix, limit + 1)
-        more = len(items) > limit
-        del items[limit:]
-        items.reverse()
-        keys = [key for key, _ in items]
-        return RecordPage(keys, [value for _, value in items], more, id_offset=ID_WIDTH)
+    def _position(
+        self, txn: lmdb.Transaction[bytes], prefix: bytes, message_id: str
+    ) -> bytes | None:
+        key = message_id.encode()
+        if not key or len(key) > _MAX_ID_BYTES:
+            return None
+        return txn.get(prefix + key, db=self._positions)
 
     # Commands
 
@@ -278,6 +289,16 @@ def _required_prefix(channel_id: str) -> bytes:
     if prefix is None:
         raise ValueError(f"a channel id has {ID_WIDTH} ASCII characters, not {channel_id!r}")
     return prefix
+
+
+def _page(txn: lmdb.Transaction[bytes], prefix: bytes, end: bytes, limit: int) -> RecordPage:
+    """The `limit` records just before key `end` in the channel's range, and whether older ones
+    exist: reads one record more than asked, to know without counting."""
+    limit = max(limit, 0)
+    items = _walk_back(txn, end, prefix, limit + 1)
+    more = len(items) > limit
+    del items[limit:]
+    return RecordPage([value for _, value in reversed(items)], more)
 
 
 def _walk_back(

@@ -10,7 +10,6 @@ record reads, which may come from any thread, apart from the core thread's write
 from __future__ import annotations
 
 import threading
-from bisect import bisect_left, bisect_right
 
 from pydantic import TypeAdapter
 
@@ -22,23 +21,19 @@ _commands_adapter = TypeAdapter(list[Command])
 
 
 class _ChannelMessages:
-    """One channel's messages: ids sorted, and their records at the same indexes."""
+    """One channel's records in the order they were kept, and where each id stands."""
 
     def __init__(self) -> None:
-        self.ids: list[str] = []
         self.records: list[bytes] = []
+        self.positions: dict[str, int] = {}
 
     def add(self, message_id: str, record: bytes) -> None:
-        if not self.ids or message_id > self.ids[-1]:  # the usual case: the newest message
-            self.ids.append(message_id)
+        at = self.positions.get(message_id)
+        if at is None:
+            self.positions[message_id] = len(self.records)
             self.records.append(record)
-            return
-        index = bisect_left(self.ids, message_id)
-        if index < len(self.ids) and self.ids[index] == message_id:
-            self.records[index] = record  # same id: replaced, as a database put would
         else:
-            self.ids.insert(index, message_id)
-            self.records.insert(index, record)
+            self.records[at] = record  # same id: replaced where it stands, as in the database
 
 
 class MemoryHistory:
@@ -91,20 +86,22 @@ class MemoryHistory:
         with self._lock:
             self._check_open()
             found = self._messages.get(channel_id)
-            return self._page(found, len(found.ids) if found else 0, limit)
+            return self._page(found, len(found.records) if found else 0, limit)
 
     def records_before(self, channel_id: str, before_id: str, limit: int = PAGE) -> RecordPage:
         with self._lock:
             self._check_open()
             found = self._messages.get(channel_id)
-            return self._page(found, bisect_left(found.ids, before_id) if found else 0, limit)
+            at = found.positions.get(before_id) if found else None
+            return self._page(found, at, limit)
 
     def messages_after(self, channel_id: str, after_id: str, limit: int) -> list[Message]:
         with self._lock:
             found = self._messages.get(channel_id)
             if found is None or limit <= 0:
                 return []
-            start = max(bisect_right(found.ids, after_id), len(found.ids) - limit)
+            seen = found.positions.get(after_id)
+            start = max(0 if seen is None else seen + 1, len(found.records) - limit)
             records = found.records[start:]
         return _decode(records)
 
@@ -129,13 +126,13 @@ class MemoryHistory:
             raise HistoryClosed("the history in memory was closed")
 
     @staticmethod
-    def _page(found: _ChannelMessages | None, end: int, limit: int) -> RecordPage:
-        """The `limit` records before index `end`, and whether older ones exist."""
-        if found is None:
-            return RecordPage([], [], False)
+    def _page(found: _ChannelMessages | None, end: int | None, limit: int) -> RecordPage:
+        """The `limit` records before index `end` (None: no such message), and whether older
+        ones exist."""
+        if found is None or end is None:
+            return RecordPage([], False)
         start = max(end - max(limit, 0), 0)
-        keys = [message_id.encode() for message_id in found.ids[start:end]]
-        return RecordPage(keys, found.records[start:end], start > 0)
+        return RecordPage(found.records[start:end], start > 0)
 
 
 def _decode(records: list[bytes]) -> list[Message]:

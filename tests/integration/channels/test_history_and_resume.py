@@ -131,3 +131,46 @@ def test_opening_another_configuration_switches_history(
     chat.channels.Create("there")
     chat.sk.api.ConfigService.Open(first_config)
     assert chat.channels.List() == [room]
+
+
+def test_a_message_that_waited_in_the_queue_stays_where_it_was_sent_after_a_restart(
+    open_chat: Callable[..., Chat],
+) -> None:
+    # Typed before the first answers started, so its id is older than theirs; it is sent
+    # (and shown) after both, and must stay there in history and in what agents are given.
+    chat = open_chat()
+    room = chat.channels.Create("order")
+    mark = chat.log.mark()
+    first = chat.channels.Send(room["id"], "@alpha @beta first")
+    second = chat.channels.Send(room["id"], "second")
+    chat.log.wait(
+        "message:updated",
+        lambda p: p["message"]["id"] == second and not p["message"]["queued"],
+        since=mark,
+    )
+    chat.idle(room["id"], since=chat.log.mark() - 1)
+    expected = [(first, "user"), ("", "alpha"), ("", "beta"), (second, "user"), ("", "beta")]
+
+    def shown(conversation: dict) -> list[tuple[str, str]]:
+        return [
+            (
+                m["id"] if m["role"] == "user" else "",
+                m["role"] if m["role"] == "user" else m["agent"],
+            )
+            for m in conversation["messages"]
+            if m["role"] != "system"
+        ]
+
+    chat.log.wait(
+        "message:updated",
+        lambda p: p["message"]["role"] == "agent" and p["message"]["done"]
+        and len([e for e in chat.log.named("message:updated", since=mark)
+                 if e["message"]["role"] == "agent" and e["message"]["done"]]) == 3,
+        since=mark,
+    )  # fmt: skip
+    chat.idle(room["id"], since=mark)
+    assert shown(chat.channels.Conversation(room["id"])) == expected
+    chat.sk.close()
+
+    again = open_chat()
+    assert shown(again.channels.Conversation(room["id"])) == expected

@@ -19,6 +19,7 @@ from app.history.memory import MemoryHistory
 from app.history.open import open_history
 from app.paths import data_dir
 from tests.integration.history.processes import LineReader, finish, start
+from tests.unit.history.formats import read_format, set_format
 from tests.unit.history.samples import add_messages, stored_channel
 
 HELD = (
@@ -172,6 +173,24 @@ def test_a_damaged_database_gives_memory_a_reason_and_frees_the_folder(
         "history. History is kept in memory until the app closes."
     )
     FolderLock.take(folder).release()  # the failed open let the lock go
+
+
+def test_a_history_from_a_newer_sidekicks_gives_memory_and_is_left_as_it_is(
+    config_path: Path, opened: list[History]
+) -> None:
+    folder = data_dir(config_path)
+    LmdbHistory(folder).close()
+    set_format(folder, b"7")
+    size = (folder / "data.mdb").stat().st_size
+    history = open_history(config_path)
+    opened.append(history)
+    assert isinstance(history, MemoryHistory)
+    assert history.problem == (
+        f"The history in {folder} cannot be opened: it was written by a newer version of "
+        "Sidekicks (format 7). History is kept in memory until the app closes."
+    )
+    assert read_format(folder) == b"7"
+    assert (folder / "data.mdb").stat().st_size == size
 
 
 def test_a_truncated_database_gives_memory_instead_of_crashing_the_process(

@@ -130,20 +130,14 @@ def test_messages_before_the_second_message_are_only_the_first(history: History)
     assert history.messages_before(channel_id, added[1].id) == ([added[0]], False)
 
 
-def test_messages_before_an_unknown_id_are_those_with_smaller_ids(history: History) -> None:
+def test_nothing_is_before_an_id_that_is_not_kept(history: History) -> None:
     channel_id = new_id()
     first, second, third = adjacent_ids(3)
     history.add_message(text_message(channel_id, "a", first))
     history.add_message(text_message(channel_id, "c", third))
-    messages, more = history.messages_before(channel_id, second)
-    assert ids(messages) == [first]
-    assert more is False
-
-
-def test_messages_before_an_id_newer_than_all_are_the_last_page(history: History) -> None:
-    channel_id = new_id()
-    added = add_messages(history, channel_id, 120)
-    assert history.messages_before(channel_id, new_id()) == (added[-100:], True)
+    assert history.messages_before(channel_id, second) == ([], False)
+    assert history.messages_before(channel_id, "0" * 26) == ([], False)
+    assert history.messages_before(channel_id, "x" * 10_000) == ([], False)
 
 
 def test_a_smaller_limit_gives_a_smaller_page(history: History) -> None:
@@ -175,14 +169,28 @@ def test_an_unknown_channel_has_no_messages(history: History) -> None:
     assert history.messages_after(unknown, "", 100) == []
 
 
-def test_messages_come_back_in_id_order_whatever_order_they_were_added_in(
+def test_messages_come_back_in_the_order_they_were_kept_not_their_ids_order(
     history: History,
 ) -> None:
+    # A message typed while an answer was still to start has an older id than the answer,
+    # yet is sent (and kept) after it: the page showed it there.
     channel_id = new_id()
     messages = [text_message(channel_id, str(index)) for index in range(6)]
-    for index in (2, 0, 5, 1, 4, 3):
+    order = (2, 0, 5, 1, 4, 3)
+    for index in order:
         history.add_message(messages[index])
-    assert history.last_messages(channel_id) == (messages, False)
+    kept = [messages[index] for index in order]
+    assert history.last_messages(channel_id) == (kept, False)
+    assert history.messages_before(channel_id, messages[1].id) == (kept[:3], False)
+    assert history.messages_after(channel_id, messages[1].id, 10) == kept[4:]
+
+
+def test_a_message_kept_again_keeps_its_place(history: History) -> None:
+    channel_id = new_id()
+    added = add_messages(history, channel_id, 4)
+    added[1].parts[0].text = "edited"
+    history.add_message(added[1])
+    assert history.last_messages(channel_id) == (added, False)
 
 
 # What an agent has not seen yet
@@ -207,15 +215,14 @@ def test_messages_after_the_newest_are_none(history: History) -> None:
     channel_id = new_id()
     added = add_messages(history, channel_id, 3)
     assert history.messages_after(channel_id, added[-1].id, 20) == []
-    assert history.messages_after(channel_id, new_id(), 20) == []
 
 
-def test_messages_after_an_unknown_id_are_those_with_larger_ids(history: History) -> None:
+def test_messages_after_an_id_that_is_not_kept_are_the_latest_ones(history: History) -> None:
+    # An agent whose last seen message is gone is given the latest messages, not nothing.
     channel_id = new_id()
-    first, second, third = adjacent_ids(3)
-    history.add_message(text_message(channel_id, "a", first))
-    history.add_message(text_message(channel_id, "c", third))
-    assert ids(history.messages_after(channel_id, second, 20)) == [third]
+    added = add_messages(history, channel_id, 30)
+    assert history.messages_after(channel_id, new_id(), 20) == added[-20:]
+    assert history.messages_after(channel_id, "x" * 10_000, 5) == added[-5:]
 
 
 # Deleting

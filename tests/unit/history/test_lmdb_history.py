@@ -1,4 +1,5 @@
-"""What only the LMDB history does: persistence, key layout, map growth, and refusing bad ids."""
+"""What only the LMDB history does: persistence, key layout, map growth, and refusing bad ids.
+(Formats and their conversion: test_lmdb_format.py.)"""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import pytest
 from app.channels.models import Command
 from app.core.ids import new_id
 from app.history import lmdb_store
-from app.history.lmdb_store import MESSAGES_DB, LmdbHistory, encode_message
+from app.history.lmdb_format import POSITIONS_DB, TIMELINE_DB, position_bytes
+from app.history.lmdb_store import LmdbHistory
+from tests.unit.history.formats import write_format_1
 from tests.unit.history.samples import add_messages, rich_message, stored_channel, text_message
 
 
@@ -35,24 +38,45 @@ def test_channels_messages_and_commands_survive_closing_and_reopening(tmp_path: 
         reopened.close()
 
 
-def test_messages_are_keyed_by_channel_then_message_id_with_wire_json_values(
+def test_messages_are_keyed_by_channel_then_position_with_wire_json_values(
     tmp_path: Path,
 ) -> None:
     folder = tmp_path / "history"
     history = LmdbHistory(folder)
     channel_id = new_id()
-    message = rich_message(channel_id)
-    history.add_message(message)
+    first, second = rich_message(channel_id), text_message(channel_id, "second")
+    history.add_message(first)
+    history.add_message(second)
     history.close()
 
-    env = lmdb.open(str(folder), max_dbs=3, readonly=True)
+    env = lmdb.open(str(folder), max_dbs=6, readonly=True)
     try:
-        with env.begin(db=env.open_db(MESSAGES_DB, create=False)) as txn:
-            records = list(txn.cursor())
+        with env.begin() as txn:
+            timeline = list(txn.cursor(db=env.open_db(TIMELINE_DB, txn=txn, create=False)))
+            positions = list(txn.cursor(db=env.open_db(POSITIONS_DB, txn=txn, create=False)))
     finally:
         env.close()
-    assert records == [((channel_id + message.id).encode(), records[0][1])]
-    assert json.loads(records[0][1]) == message.wire()
+    prefix = channel_id.encode()
+    assert [key for key, _ in timeline] == [prefix + position_bytes(1), prefix + position_bytes(2)]
+    assert json.loads(timeline[0][1]) == first.wire()
+    assert sorted(positions) == sorted(
+        [
+            (prefix + first.id.encode(), position_bytes(1)),
+            (prefix + second.id.encode(), position_bytes(2)),
+        ]
+    )
+
+
+def test_a_message_kept_again_is_replaced_where_it_stands(tmp_path: Path) -> None:
+    history = LmdbHistory(tmp_path / "history")
+    try:
+        channel_id = new_id()
+        added = add_messages(history, channel_id, 3)
+        added[0].parts[0].text = "edited"
+        history.add_message(added[0])
+        assert history.last_messages(channel_id) == (added, False)
+    finally:
+        history.close()
 
 
 def test_the_map_doubles_until_a_write_fits_and_everything_stays_readable(
@@ -119,16 +143,12 @@ def test_a_database_reopened_with_a_map_only_as_large_as_its_data_still_opens_an
 ) -> None:
     # Written in one transaction by another program: no free page left, and LMDB reopens a
     # database bigger than the initial map with a map of exactly its data's size, so creating
-    # the missing sub-databases and the first write both need more room.
+    # the missing sub-databases, converting the format and the first write all need more room.
     monkeypatch.setattr(lmdb_store, "INITIAL_MAP_SIZE", 64 * 1024)
     folder = tmp_path / "history"
-    env = lmdb.open(str(folder), map_size=64 << 20, max_dbs=3)
     channel_id = new_id()
-    with env.begin(write=True, db=env.open_db(MESSAGES_DB)) as txn:
-        for index in range(3000):
-            message = text_message(channel_id, f"{index} " + "z" * 300)
-            txn.put(lmdb_store.message_key(channel_id, message.id), encode_message(message))
-    env.close()
+    written = [text_message(channel_id, f"{index} " + "z" * 300) for index in range(3000)]
+    write_format_1(folder, written)
     history = LmdbHistory(folder)
     try:
         history.put_channel(stored_channel(channel_id))
