@@ -94,3 +94,16 @@ def test_the_page_runs_under_its_csp_without_violations(window: Page) -> None:
     assert "script-src 'self'" in policy
     assert "unsafe-eval" not in policy
     assert "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
+
+
+def test_stored_messages_reach_the_page_unchanged_through_the_encoded_path(window: Page) -> None:
+    # Conversation sends the stored JSON as it is (WireJson): quotes, backslashes, line
+    # separators, NUL, emoji and markup must come back exactly as the page sent them.
+    text = 'it\'s "quoted" \\ back\\slash \u2028 \u2029 \x00 é 🎉 </script><b>x</b> ${x} \\u0041'
+    room = api(window, "ChannelService", "Create", "unchanged", "")
+    sent = api(window, "ChannelService", "Send", room["id"], text)
+    messages = api(window, "ChannelService", "Conversation", room["id"])["messages"]
+    user = next(m for m in messages if m["id"] == sent)
+    assert user["parts"][0]["text"] == text
+    older = api(window, "ChannelService", "Older", room["id"], messages[-1]["id"])
+    assert [m["id"] for m in older["messages"]] == [m["id"] for m in messages[:-1]]
