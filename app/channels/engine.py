@@ -378,11 +378,18 @@ class ChannelEngine:
             self._end_answer(state, agent)
             raise
         answer.message.done = True
-        if not state.closing:
-            # Stored before the views forget the live answer: a page reading meanwhile sees it
-            # once or twice (deduplicated), never not at all (app/channels/reading.py).
-            self._history.add_message(answer.message)
-        self._end_answer(state, agent)
+        try:
+            if not state.closing:
+                # Stored before the views forget the live answer: a page reading meanwhile
+                # sees it once or twice (deduplicated), never not at all (app/channels/reading.py).
+                self._history.add_message(answer.message)
+        except Exception as err:  # a full disk, a damaged database: shown, said, not lost now
+            log.exception("could not keep an answer in history")
+            answer.message.error = _("this answer could not be saved: {reason}").format(
+                reason=f"{type(err).__name__}: {err}"
+            )
+        finally:
+            self._end_answer(state, agent)
         self._emit_message(answer.message)
         if state.closing:
             return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.channels.models import Message
 from app.core.errors import UserError
 from tests.integration.channels.conftest import Chat
 
@@ -414,3 +415,33 @@ def test_conversations_read_while_answers_stream_and_finish_show_each_message_on
     final = chat.channels.Conversation(direct["id"])["messages"]
     assert [m["role"] for m in final] == ["user", "agent"] * 3  # as the page showed them
     assert [m["id"] for m in final if m["role"] == "user"] == sent
+
+
+def test_an_answer_that_cannot_be_saved_says_so_and_the_channel_goes_on(chat: Chat) -> None:
+    history = chat.sk._engine.history
+    keep = history.add_message
+    failures = []
+
+    def add_message(message: Message) -> None:
+        if message.role == "agent" and not failures:
+            failures.append(message.id)
+            raise OSError(28, "No space left on device")
+        keep(message)
+
+    history.add_message = add_message  # type: ignore[method-assign]
+    direct = chat.channels.Direct("alpha")
+    mark = chat.log.mark()
+    chat.channels.Send(direct["id"], "first")
+    lost = chat.finished(direct["id"], "alpha", since=mark)
+    assert lost["id"] == failures[0]
+    assert lost["error"].startswith("this answer could not be saved: OSError")
+    assert "No space left on device" in lost["error"]
+    chat.idle(direct["id"], since=mark)
+    mark = chat.log.mark()
+    chat.channels.Send(direct["id"], "second")
+    kept = chat.finished(direct["id"], "alpha", since=mark)
+    assert kept["error"] == ""
+    chat.idle(direct["id"], since=mark)
+    conversation = chat.channels.Conversation(direct["id"])
+    assert conversation["busy"] is False
+    assert [m["id"] for m in conversation["messages"] if m["role"] == "agent"] == [kept["id"]]
