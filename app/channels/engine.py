@@ -399,6 +399,12 @@ class ChannelEngine:
 
     def _end_answer(self, state: ChannelState, agent: str) -> None:
         state.answer, state.answer_agent, state.answer_conn = None, "", None
+        held, state.held = state.held, []
+        for message in held:
+            try:
+                self._history.add_message(message)
+            except Exception:
+                log.exception("could not keep a message in history")
         self._resolve_permissions(state, agent)
 
     async def _await_prompt(
@@ -633,7 +639,10 @@ class ChannelEngine:
 
     def _system(self, state: ChannelState, code: SystemCode, agent: str, error: str = "") -> None:
         message = new_message(state.id, "system", agent=agent, code=code, error=error)
-        self._history.add_message(message)
+        if state.answer is not None:
+            state.held.append(message)  # shown below the answer: kept after it (_end_answer)
+        else:
+            self._history.add_message(message)
         self._emit_message(message)
 
     def _save(self, state: ChannelState) -> None:
@@ -684,4 +693,4 @@ class ChannelEngine:
             ],
         )
         answer = state.answer.message if state.answer is not None else None
-        return ChannelView.of(head, self._history, answer, queued)
+        return ChannelView.of(head, self._history, answer, [*state.held, *queued])

@@ -5,8 +5,9 @@ it: the hop alone (70-100 µs) costs five times reading a page of records from t
 decoding those records into models and encoding them back for the page costs twenty times.
 So the engine publishes, at each change the page hears of (a message added or finished, a turn,
 usage, a permission, members), an immutable `ChannelView`: the conversation's other fields
-already encoded, the live answer and the queued messages. A read combines the latest view with
-the history's records (kept as wire JSON), on the caller's thread, into the text the page gets.
+already encoded, the live answer and the messages shown after it. A read combines the latest
+view with the history's records (kept as wire JSON), on the caller's thread, into the text the
+page gets.
 
 Consistency: the engine writes a finished message to history before it publishes a view
 without it, so a read that takes the view and then the records may see a message twice (live
@@ -63,7 +64,9 @@ class ChannelView:
     history: History
     head: str  # ConversationHead's JSON, without its closing brace
     answer: Message | None  # live: encoded when read, since every delta changes it
-    queued: tuple[tuple[bytes, str], ...]  # the queued messages' ids and JSON
+    # Ids and JSON of the messages shown after the answer and not stored yet: those held
+    # until the answer is kept, then the queued ones.
+    after: tuple[tuple[bytes, str], ...]
 
     @classmethod
     def of(
@@ -71,7 +74,7 @@ class ChannelView:
         head: ConversationHead,
         history: History,
         answer: Message | None,
-        queued: list[Message],
+        after: list[Message],
     ) -> ChannelView:
         """Built on the core thread from the channel's state at this moment."""
         return cls(
@@ -79,7 +82,7 @@ class ChannelView:
             history=history,
             head=head.model_dump_json(by_alias=True)[:-1],
             answer=answer,
-            queued=tuple((m.id.encode(), m.model_dump_json(by_alias=True)) for m in queued),
+            after=tuple((m.id.encode(), m.model_dump_json(by_alias=True)) for m in after),
         )
 
 
@@ -88,14 +91,14 @@ def no_channel(channel_id: object) -> UserError:
 
 
 def read_conversation(source: ViewSource, channel_id: object) -> WireJson[Conversation]:
-    """The channel, its last 100 messages (stored, then live and queued) and the rest."""
+    """The channel, its last 100 messages (stored, then live, held and queued) and the rest."""
 
     def read(view: ChannelView) -> WireJson[Conversation]:
         live = []
         answer = view.answer
         if answer is not None:  # before the records: see the module's note on consistency
             live.append((answer.id.encode(), answer.model_dump_json(by_alias=True)))
-        live.extend(view.queued)
+        live.extend(view.after)
         page = view.history.last_records(view.channel_id, PAGE)
         return WireJson(f'{view.head},"messages":[{_messages(page, live)}],"more":{_bool(page)}}}')
 
@@ -133,8 +136,8 @@ def _with_view(source: ViewSource, channel_id: object, read: Callable[[ChannelVi
 
 
 def _messages(page: RecordPage, extra: list[tuple[bytes, str]]) -> str:
-    """The records, then the live and queued messages not stored meanwhile, as one JSON list's
-    items."""
+    """The records, then the live, held and queued messages not stored meanwhile, as the
+    items of one JSON list."""
     items = [b",".join(page.records).decode()] if page.records else []
     if extra:
         stored = page.ids()

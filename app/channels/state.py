@@ -49,6 +49,9 @@ class ChannelState:
     cancel_event: asyncio.Event = field(default_factory=asyncio.Event)  # set by Cancel
     rejections: int = 0
     sessions: dict[str, OpenSession] = field(default_factory=dict)
+    # Finished messages shown while an answer streams (a member added or removed): kept after
+    # that answer, so history has them in the order the page showed them.
+    held: list[Message] = field(default_factory=list)
 
     @property
     def channel(self) -> Channel:

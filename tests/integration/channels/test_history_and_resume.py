@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from app import Sidekicks
 from tests.integration.channels.conftest import FAST, Chat
@@ -174,3 +175,28 @@ def test_a_message_that_waited_in_the_queue_stays_where_it_was_sent_after_a_rest
 
     again = open_chat()
     assert shown(again.channels.Conversation(room["id"])) == expected
+
+
+def test_a_member_added_while_an_answer_streams_stays_below_that_answer_after_a_restart(
+    open_chat: Callable[..., Chat],
+) -> None:
+    chat = open_chat()
+    room = chat.channels.Create("joining")
+    mark = chat.log.mark()
+    chat.channels.Send(room["id"], "@slow go on")  # slow joins, then answers until cancelled
+    chat.log.wait(
+        "message:delta", lambda p: p["channel"] == room["id"] and p["kind"] == "text", since=mark
+    )
+    chat.channels.AddMember(room["id"], "alpha")  # shown below the streaming answer
+
+    def order(conversation: Any) -> list[str]:
+        return [f"{m['code'] or m['role']}:{m['agent']}" for m in conversation["messages"]]
+
+    shown = ["user:", "agent-joined:slow", "agent:slow", "agent-joined:alpha"]
+    assert order(chat.channels.Conversation(room["id"])) == shown  # read during the answer
+    chat.channels.Cancel(room["id"])
+    chat.idle(room["id"], since=mark)
+    assert order(chat.channels.Conversation(room["id"])) == shown
+    chat.sk.close()
+    again = open_chat()
+    assert order(again.channels.Conversation(room["id"])) == shown
