@@ -75,6 +75,14 @@ def open_elsewhere(config_path: Path) -> tuple[str, str]:
     return holder.kind, holder.problem
 
 
+def open_in_memory(config_path: Path, opened: list[History]) -> MemoryHistory:
+    """Opens the configuration's history, which the test expects to fall back to memory."""
+    history = open_history(config_path)
+    opened.append(history)
+    assert isinstance(history, MemoryHistory)
+    return history
+
+
 def test_the_history_lives_on_disk_in_the_configurations_data_folder(
     config_path: Path, opened: list[History]
 ) -> None:
@@ -165,9 +173,7 @@ def test_a_damaged_database_gives_memory_a_reason_and_frees_the_folder(
     folder = data_dir(config_path)
     folder.mkdir(parents=True)
     (folder / "data.mdb").write_bytes(os.urandom(64 * 1024))
-    history = open_history(config_path)
-    opened.append(history)
-    assert isinstance(history, MemoryHistory)
+    history = open_in_memory(config_path, opened)
     assert history.problem == (
         f"The history in {folder} cannot be opened: the file is damaged or is not a Sidekicks "
         "history. History is kept in memory until the app closes."
@@ -182,9 +188,7 @@ def test_a_history_from_a_newer_sidekicks_gives_memory_and_is_left_as_it_is(
     LmdbHistory(folder).close()
     set_format(folder, b"7")
     size = (folder / "data.mdb").stat().st_size
-    history = open_history(config_path)
-    opened.append(history)
-    assert isinstance(history, MemoryHistory)
+    history = open_in_memory(config_path, opened)
     assert history.problem == (
         f"The history in {folder} cannot be opened: it was written by a newer version of "
         "Sidekicks (format 7). History is kept in memory until the app closes."
@@ -217,9 +221,7 @@ def test_a_file_where_the_data_folder_should_be_gives_memory_and_a_reason(
     folder = data_dir(config_path)
     folder.parent.mkdir(parents=True)
     folder.write_text("in the way")
-    history = open_history(config_path)
-    opened.append(history)
-    assert isinstance(history, MemoryHistory)
+    history = open_in_memory(config_path, opened)
     assert history.problem == (
         f"The history in {folder} cannot be opened: a file stands where its folder should be. "
         "History is kept in memory until the app closes."
