@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from app import Sidekicks
+from app.core.errors import UserError
 from tests.integration.channels.conftest import FAST, Chat
+from tests.waiting import wait_for
 
 
 def methods(chat: Chat, agent: str, method: str) -> list[dict]:
@@ -127,11 +131,37 @@ def test_opening_another_configuration_switches_history(
     first_config = chat.sk.api.ConfigService.Current()["path"]
     other = tmp_path / "other.yaml"
     other.write_text("agents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8")
-    chat.sk.api.ConfigService.Open(str(other))
-    assert chat.channels.List() == []
-    chat.channels.Create("there")
-    chat.sk.api.ConfigService.Open(first_config)
-    assert chat.channels.List() == [room]
+    chat.channels.Send(room["id"], "kept here")
+    outcomes: set[str] = set()
+    done = threading.Event()
+
+    def read() -> None:
+        # Reads go on while the histories are closed and opened (they do not wait for the
+        # core loop): each one is this channel's conversation or "no channel", nothing else.
+        while not done.is_set():
+            try:
+                texts = [m["parts"][0]["text"] for m in chat.channels.Conversation(room["id"])[
+                    "messages"] if m["role"] == "user"]  # fmt: skip
+                outcomes.add("conversation" if texts == ["kept here"] else f"wrong: {texts}")
+            except UserError as err:
+                outcomes.add("no channel" if "no channel" in str(err) else repr(err))
+            time.sleep(0)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        wait_for(lambda: "conversation" in outcomes, what="a read before the switch")
+        chat.sk.api.ConfigService.Open(str(other))
+        assert chat.channels.List() == []
+        there = chat.channels.Create("there")
+        assert chat.channels.Conversation(there["id"])["messages"] == []
+        wait_for(lambda: "no channel" in outcomes, what="a read while the other history is open")
+        chat.sk.api.ConfigService.Open(first_config)
+        assert chat.channels.List() == [room]
+    finally:
+        done.set()
+        reader.join(10)
+    assert outcomes == {"conversation", "no channel"}
 
 
 def test_a_message_that_waited_in_the_queue_stays_where_it_was_sent_after_a_restart(
