@@ -49,7 +49,8 @@ from app.history.lmdb_format import (  # noqa: E402
     TIMELINE_DB,
     position_bytes,
 )
-from app.history.lmdb_store import LmdbHistory, decode_messages, encode_message  # noqa: E402
+from app.history.lmdb_store import LmdbHistory  # noqa: E402
+from app.history.records import decode_messages, encode_message  # noqa: E402
 from app.paths import data_dir  # noqa: E402
 
 MESSAGES = int(os.environ.get("BENCH_MESSAGES", "1000000"))

@@ -516,7 +516,7 @@ class ChannelEngine:
         delta = state.answer.tool(tool_call)  # show (or update) the tool the request is about
         self._bus.emit(names.MESSAGE_DELTA, delta)
         tool = state.answer.tool_call(str(tool_call.tool_call_id)) or ToolCall(id="?")
-        request = PendingPermission(
+        request = PermissionRequested(
             id=new_id(),
             channel=channel_id,
             agent=agent,
@@ -524,32 +524,21 @@ class ChannelEngine:
             tool_call=tool.model_copy(deep=True),
             options=[WireOption(option_id=o.option_id, name=o.name, kind=o.kind) for o in options],
             rejections=state.rejections,
-            future=asyncio.get_running_loop().create_future(),
         )
-        self._permissions[request.id] = request
+        pending = PendingPermission(request, asyncio.get_running_loop().create_future())
+        self._permissions[request.id] = pending
         self._publish(state)
-        self._bus.emit(names.PERMISSION_REQUESTED, self._request_payload(request))
+        self._bus.emit(names.PERMISSION_REQUESTED, request)
         try:
-            return await request.future
+            return await pending.future
         finally:
             self._permissions.pop(request.id, None)
 
-    @staticmethod
-    def _request_payload(request: PendingPermission) -> PermissionRequested:
-        return PermissionRequested(
-            id=request.id,
-            channel=request.channel,
-            agent=request.agent,
-            message_id=request.message_id,
-            tool_call=request.tool_call,
-            options=request.options,
-            rejections=request.rejections,
-        )
-
     def answer_permission(self, request_id: object, option_id: object) -> None:
-        request = self._permissions.get(request_id) if isinstance(request_id, str) else None
-        if request is None or request.future.done():
+        pending = self._permissions.get(request_id) if isinstance(request_id, str) else None
+        if pending is None or pending.future.done():
             raise UserError(_("there is no pending permission request {id}").format(id=request_id))
+        request = pending.request
         option = next((o for o in request.options if o.option_id == option_id), None)
         if option is None:
             raise UserError(
@@ -557,12 +546,10 @@ class ChannelEngine:
                     option=option_id, options=", ".join(o.option_id for o in request.options)
                 )
             )
-        if option.kind.startswith("reject"):
-            state = self._channels.get(request.channel)
-            if state is not None:
-                state.rejections += 1
-        request.future.set_result(option.option_id)
+        pending.future.set_result(option.option_id)
         if state := self._channels.get(request.channel):
+            if option.kind.startswith("reject"):
+                state.rejections += 1
             self._publish(state)
         self._bus.emit(
             names.PERMISSION_RESOLVED, PermissionResolved(id=request.id, channel=request.channel)
@@ -570,17 +557,22 @@ class ChannelEngine:
 
     def _resolve_permissions(self, state: ChannelState, agent: str | None = None) -> None:
         """Answers "cancelled" to the channel's pending requests (of `agent`, if given)."""
-        for request in list(self._permissions.values()):
+        resolved = []
+        for pending in list(self._permissions.values()):
+            request = pending.request
             if request.channel != state.id or (agent and request.agent != agent):
                 continue
             self._permissions.pop(request.id, None)
-            if not request.future.done():
-                request.future.set_result(None)
-                self._publish(state)
-                self._bus.emit(
-                    names.PERMISSION_RESOLVED,
-                    PermissionResolved(id=request.id, channel=request.channel),
-                )
+            if not pending.future.done():
+                pending.future.set_result(None)
+                resolved.append(request.id)
+        if not resolved:
+            return
+        self._publish(state)  # once, before the page hears of them
+        for request_id in resolved:
+            self._bus.emit(
+                names.PERMISSION_RESOLVED, PermissionResolved(id=request_id, channel=state.id)
+            )
 
     # ---- cancel ------------------------------------------------------------------------------
 
@@ -687,9 +679,9 @@ class ChannelEngine:
             answering=state.answering,
             usage=state.usage(),
             permissions=[
-                self._request_payload(p)
+                p.request
                 for p in self._permissions.values()
-                if p.channel == state.id and not p.future.done()
+                if p.request.channel == state.id and not p.future.done()
             ],
         )
         answer = state.answer.message if state.answer is not None else None

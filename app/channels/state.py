@@ -6,7 +6,8 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from app.channels.models import Channel, Message, PermissionOption, ToolCall, Usage
+from app.channels.models import Channel, Message, Usage
+from app.events.payloads import PermissionRequested
 from app.history.base import MemberSession, StoredChannel
 
 if TYPE_CHECKING:
@@ -22,13 +23,7 @@ class OpenSession:
 
 @dataclass
 class PendingPermission:
-    id: str
-    channel: str
-    agent: str
-    message_id: str
-    tool_call: ToolCall
-    options: list[PermissionOption]
-    rejections: int
+    request: PermissionRequested  # as the page was sent it
     future: asyncio.Future[str | None]  # the option id, or None for cancelled
 
 

@@ -8,6 +8,7 @@ from typing import Protocol
 from pydantic import Field
 
 from app.channels.models import Channel, Command, Message, Usage
+from app.history.records import decode_messages
 from app.wire import WireModel
 
 PAGE = 100
@@ -39,6 +40,10 @@ class RecordPage:
 
     records: list[bytes]
     more: bool
+
+    def decoded(self) -> tuple[list[Message], bool]:
+        """The page as `last_messages` and `messages_before` answer it."""
+        return decode_messages(self.records), self.more
 
     def ids(self) -> set[bytes]:
         """The records' message ids, read without decoding: a record begins with its id

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import threading
 
-from pydantic import TypeAdapter
-
 from app.channels.models import Command, Message
 from app.history.base import PAGE, HistoryClosed, RecordPage, StoredChannel
-
-_messages_adapter = TypeAdapter(list[Message])
-_commands_adapter = TypeAdapter(list[Command])
+from app.history.records import (
+    decode_commands,
+    decode_messages,
+    encode_commands,
+    encode_message,
+)
 
 
 class _ChannelMessages:
@@ -67,20 +68,18 @@ class MemoryHistory:
             self._messages.pop(channel_id, None)
 
     def add_message(self, message: Message) -> None:
-        record = message.model_dump_json(by_alias=True).encode()
+        record = encode_message(message)
         with self._lock:
             found = self._messages.setdefault(message.channel, _ChannelMessages())
             found.add(message.id, record)
 
     def last_messages(self, channel_id: str, limit: int = PAGE) -> tuple[list[Message], bool]:
-        page = self.last_records(channel_id, limit)
-        return _decode(page.records), page.more
+        return self.last_records(channel_id, limit).decoded()
 
     def messages_before(
         self, channel_id: str, before_id: str, limit: int = PAGE
     ) -> tuple[list[Message], bool]:
-        page = self.records_before(channel_id, before_id, limit)
-        return _decode(page.records), page.more
+        return self.records_before(channel_id, before_id, limit).decoded()
 
     def last_records(self, channel_id: str, limit: int = PAGE) -> RecordPage:
         with self._lock:
@@ -103,15 +102,15 @@ class MemoryHistory:
             seen = found.positions.get(after_id)
             start = max(0 if seen is None else seen + 1, len(found.records) - limit)
             records = found.records[start:]
-        return _decode(records)
+        return decode_messages(records)
 
     def commands(self, agent: str) -> list[Command]:
         with self._lock:
             value = self._commands.get(agent)
-        return [] if value is None else _commands_adapter.validate_json(value)
+        return decode_commands(value)
 
     def put_commands(self, agent: str, commands: list[Command]) -> None:
-        record = _commands_adapter.dump_json(commands, by_alias=True)
+        record = encode_commands(commands)
         with self._lock:
             self._commands[agent] = record
 
@@ -133,9 +132,3 @@ class MemoryHistory:
             return RecordPage([], False)
         start = max(end - max(limit, 0), 0)
         return RecordPage(found.records[start:end], start > 0)
-
-
-def _decode(records: list[bytes]) -> list[Message]:
-    if not records:
-        return []
-    return _messages_adapter.validate_json(b"[" + b",".join(records) + b"]")

@@ -53,11 +53,6 @@ def publish(
     views.views[channel_id] = ChannelView.of(head, history, answer, queued or [])
 
 
-@pytest.fixture(params=["memory", "lmdb"])
-def history(request: pytest.FixtureRequest, tmp_path: Path) -> History:
-    return MemoryHistory() if request.param == "memory" else LmdbHistory(tmp_path / "h")
-
-
 def test_a_conversation_is_the_head_the_last_100_stored_then_live_and_queued_messages(
     history: History,
 ) -> None:

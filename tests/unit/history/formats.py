@@ -17,7 +17,7 @@ from app.history.lmdb_format import (
     MAX_DBS,
     META_DB,
 )
-from app.history.lmdb_store import encode_message
+from app.history.records import encode_message
 
 
 def write_format_1(

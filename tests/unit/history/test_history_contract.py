@@ -2,33 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from app.channels.models import Command, Usage
 from app.core.ids import new_id
 from app.history.base import History, MemberSession
 from tests.unit.history.samples import (
-    KINDS,
     add_messages,
     adjacent_ids,
     ids,
-    make_history,
     rich_message,
     stored_channel,
     text_message,
 )
 
 COUNTS = [0, 1, 99, 100, 101, 250]
-
-
-@pytest.fixture(params=KINDS)
-def history(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[History]:
-    opened = make_history(request.param, tmp_path / "history")
-    yield opened
-    opened.close()
 
 
 # Channels

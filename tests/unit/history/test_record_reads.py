@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,20 +16,11 @@ from app.history import lmdb_store
 from app.history.base import History, HistoryClosed
 from app.history.lmdb_store import LmdbHistory
 from tests.unit.history.samples import (
-    KINDS,
     add_messages,
     ids,
-    make_history,
     rich_message,
     text_message,
 )
-
-
-@pytest.fixture(params=KINDS)
-def history(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[History]:
-    opened = make_history(request.param, tmp_path / "history")
-    yield opened
-    opened.close()
 
 
 def decoded(records: list[bytes]) -> list[Message]:
