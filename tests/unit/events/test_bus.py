@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
 from app.channels.models import Message, Part, ToolCall
 from app.events import names
@@ -17,16 +17,51 @@ from app.events.payloads import (
     MessageDelta,
     PermissionRequested,
 )
+from tests.unit.events.spec_events import SpecField, parse_payload, spec_events
 
-SPEC = Path(__file__).resolve().parents[4] / "shared" / "SPEC.md"
+SPEC_EVENTS = spec_events()
 
 
-def test_every_event_named_in_the_spec_has_a_payload_model() -> None:
-    spec_events = set(re.findall(r"^\| `([a-z]+:[a-z]+)` \|", SPEC.read_text(), re.MULTILINE))
-    assert len(spec_events) == 11
-    assert spec_events == set(EVENT_PAYLOADS)
+def test_every_event_named_in_the_spec_has_a_payload_model_and_a_name() -> None:
+    assert len(SPEC_EVENTS) == 11  # 3 in SPEC §2, 8 in §4: the copy was read whole
+    assert set(SPEC_EVENTS) == set(EVENT_PAYLOADS)
     constants = {v for k, v in vars(names).items() if k.isupper()}
-    assert constants == spec_events
+    assert constants == set(SPEC_EVENTS)
+
+
+@pytest.mark.parametrize("event", sorted(SPEC_EVENTS))
+def test_every_payload_field_of_the_spec_is_a_wire_field_of_the_event_model(event: str) -> None:
+    assert_has_fields(EVENT_PAYLOADS[event], SPEC_EVENTS[event], where=event)
+
+
+def assert_has_fields(model: type[BaseModel], spec: tuple[SpecField, ...], where: str) -> None:
+    wire = wire_fields(model)
+    missing = [field.name for field in spec if field.name not in wire]
+    assert not missing, f"{where}: {model.__name__} lacks the SPEC's fields {missing}"
+    for field in spec:
+        info = wire[field.name]
+        if field.optional:
+            assert not info.is_required(), f"{where}.{field.name} is optional in the SPEC"
+        if field.fields:
+            nested = info.annotation
+            assert isinstance(nested, type) and issubclass(nested, BaseModel), nested
+            assert_has_fields(nested, field.fields, where=f"{where}.{field.name}")
+
+
+def wire_fields(model: type[BaseModel]) -> dict[str, FieldInfo]:
+    """The model's fields by the name the page receives (the camelCase alias)."""
+    return {info.alias or name: info for name, info in model.model_fields.items()}
+
+
+def test_the_spec_payload_notation_is_read_with_optional_list_and_nested_fields() -> None:
+    assert parse_payload("{agent, error?, problems[], usage: {used, size}}") == (
+        SpecField("agent", optional=False),
+        SpecField("error", optional=True),
+        SpecField("problems", optional=False),
+        SpecField(
+            "usage", optional=False, fields=(SpecField("used", False), SpecField("size", False))
+        ),
+    )
 
 
 def test_payload_fields_are_the_spec_names_in_camel_case() -> None:
