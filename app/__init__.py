@@ -6,7 +6,7 @@ the desktop window hands to pywebview, usable from tests, benchmarks and scripts
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from app.version import __version__
 
 if TYPE_CHECKING:
     from app.sidekicks import Sidekicks

@@ -34,7 +34,6 @@ sys.path.insert(0, str(ROOT))
 
 from app import Sidekicks  # noqa: E402
 from app.bridge.results import BridgeJson  # noqa: E402
-from app.channels.models import Channel, Message, Part  # noqa: E402
 from app.core.ids import new_id  # noqa: E402
 from app.history.base import (  # noqa: E402
     PAGE,
@@ -51,6 +50,7 @@ from app.history.lmdb_format import (  # noqa: E402
 )
 from app.history.lmdb_store import LmdbHistory  # noqa: E402
 from app.history.records import decode_messages, encode_message  # noqa: E402
+from app.models.conversation import Channel, Message, Part  # noqa: E402
 from app.paths import data_dir  # noqa: E402
 
 MESSAGES = int(os.environ.get("BENCH_MESSAGES", "1000000"))

@@ -29,7 +29,7 @@ from app.channels.service import ChannelService  # noqa: E402
 from app.config.service import ConfigService  # noqa: E402
 from app.events import names  # noqa: E402
 from app.events.payloads import EVENT_PAYLOADS  # noqa: E402
-from app.wire import WireJson  # noqa: E402
+from app.models.wire import WireJson  # noqa: E402
 
 SERVICES: list[type] = [AgentService, ConfigService, ChannelService]
 HEADER = "// generated — do not edit: scripts/gen_bindings.py writes this file from app/.\n"

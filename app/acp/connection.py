@@ -30,12 +30,12 @@ from acp.schema import (
     TextContentBlock,
 )
 
-from app import __version__
 from app.acp.client import SessionHandler, SidekicksClient
 from app.acp.errors import AgentStartError, describe_error, with_stderr
 from app.acp.process import AgentProcess, SpawnError
 from app.config.model import McpServer
 from app.i18n import _
+from app.version import __version__
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

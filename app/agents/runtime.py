@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from app.acp.stderr import LOG_LINES
-from app.agents.models import AgentInfo, AgentState
 from app.config.model import AgentDef
+from app.models.agents import AgentInfo, AgentState
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection

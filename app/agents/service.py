@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from app.agents.models import AgentInfo
 from app.agents.supervisor import Supervisor
 from app.core.errors import UserError
 from app.core.expose import exposed
 from app.core.loop import LoopThread
 from app.i18n import _
+from app.models.agents import AgentInfo
 
 # A start waits for the handshake (30 s at most) and may first stop an idle agent (8 s at most).
 START_TIMEOUT = 45.0

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 
 from app.acp.errors import AgentStartError, with_stderr
 from app.agents.builtin import builtin_command
-from app.agents.models import AgentInfo, AgentState
 from app.agents.runtime import AgentRuntime
 from app.config.model import AgentDef, Config
 from app.config.validate import resolve_cwd
@@ -32,6 +31,7 @@ from app.events import names
 from app.events.bus import EventBus
 from app.events.payloads import AgentLog, AgentStateChanged
 from app.i18n import _
+from app.models.agents import AgentInfo, AgentState
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection

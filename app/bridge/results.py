@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from app.wire import WireJson
+from app.models.wire import WireJson
 
 
 class BridgeJson:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from app.channels.models import Diff, Location, Message, Part, PlanEntry, ToolCall
 from app.events.payloads import MessageDelta
+from app.models.conversation import Diff, Location, Message, Part, PlanEntry, ToolCall
 
 TOOL_KINDS = {"read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"}
 TOOL_STATUSES = {"pending", "in_progress", "completed", "failed"}

@@ -3,8 +3,8 @@ seen yet (at most the last 20, each cut to 1500 characters), so agents see each 
 
 from __future__ import annotations
 
-from app.channels.models import Message
 from app.i18n import _
+from app.models.conversation import Message
 
 CONTEXT_MESSAGES = 20
 CONTEXT_CHARS = 1500

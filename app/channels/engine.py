@@ -18,17 +18,6 @@ from app.acp.errors import describe_error
 from app.agents.supervisor import Supervisor
 from app.channels.answer import Answer
 from app.channels.context import CONTEXT_MESSAGES, build_prompt
-from app.channels.models import (
-    Channel,
-    Command,
-    Message,
-    Part,
-    Role,
-    SystemCode,
-    ToolCall,
-    Usage,
-)
-from app.channels.models import PermissionOption as WireOption
 from app.channels.reading import ChannelView, ConversationHead, no_channel
 from app.channels.routing import Route, route
 from app.channels.state import ChannelState, OpenSession, PendingPermission
@@ -48,6 +37,17 @@ from app.events.payloads import (
 from app.history.base import History, StoredChannel
 from app.history.memory import MemoryHistory
 from app.i18n import _
+from app.models.conversation import (
+    Channel,
+    Command,
+    Message,
+    Part,
+    Role,
+    SystemCode,
+    ToolCall,
+    Usage,
+)
+from app.models.conversation import PermissionOption as WireOption
 
 if TYPE_CHECKING:
     from acp.schema import PermissionOption, RequestPermissionResponse, ToolCallUpdate

@@ -23,12 +23,12 @@ from typing import Protocol, TypeVar
 
 from pydantic import Field
 
-from app.channels.models import Channel, Message, Usage
 from app.core.errors import UserError
 from app.events.payloads import PermissionRequested
 from app.history.base import PAGE, History, HistoryClosed, RecordPage
 from app.i18n import _
-from app.wire import WireJson, WireModel
+from app.models.conversation import Channel, Message, Usage
+from app.models.wire import WireJson, WireModel
 
 # A read that meets a closed history (another configuration opened meanwhile) tries the new
 # view; a few attempts cover any realistic run of reopenings.

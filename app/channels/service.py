@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from app.channels.engine import ChannelEngine
-from app.channels.models import Channel, Command
 from app.channels.reading import Conversation, Page, read_conversation, read_older
 from app.core.expose import exposed
 from app.core.loop import LoopThread
-from app.wire import WireJson
+from app.models.conversation import Channel, Command
+from app.models.wire import WireJson
 
 # Delete and Cancel wait for the agent to stop answering (an agent ignoring cancel: ~10 s);
 # Prepare may start agents (30 s handshake each, in parallel) and open their sessions.

@@ -6,9 +6,9 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from app.channels.models import Channel, Message, Usage
 from app.events.payloads import PermissionRequested
 from app.history.base import MemberSession, StoredChannel
+from app.models.conversation import Channel, Message, Usage
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 from app.core.errors import UserError
-from app.wire import to_wire
+from app.models.wire import to_wire
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.events.payloads import EVENT_PAYLOADS
-from app.wire import WireModel
+from app.models.wire import WireModel
 
 log = logging.getLogger(__name__)
 

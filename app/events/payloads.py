@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from app.agents.models import AgentState
-from app.channels.models import (
+from app.events import names
+from app.models.agents import AgentState
+from app.models.conversation import (
     Channel,
     Command,
     Message,
@@ -15,9 +16,8 @@ from app.channels.models import (
     ToolCall,
     Usage,
 )
-from app.config.problems import Problem
-from app.events import names
-from app.wire import WireModel
+from app.models.problems import Problem
+from app.models.wire import WireModel
 
 
 class ConfigChanged(WireModel):

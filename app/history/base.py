@@ -7,9 +7,9 @@ from typing import Protocol
 
 from pydantic import Field
 
-from app.channels.models import Channel, Command, Message, Usage
 from app.history.records import decode_messages
-from app.wire import WireModel
+from app.models.conversation import Channel, Command, Message, Usage
+from app.models.wire import WireModel
 
 PAGE = 100
 ID_OPENING = b'{"id":"'  # how every stored message begins

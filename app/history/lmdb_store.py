@@ -25,7 +25,6 @@ from typing import TypeVar
 
 import lmdb
 
-from app.channels.models import Command, Message
 from app.history import lmdb_format
 from app.history.base import PAGE, HistoryClosed, RecordPage, StoredChannel
 from app.history.lmdb_format import ID_WIDTH, MAX_DBS, SUB_DATABASES, next_position
@@ -36,6 +35,7 @@ from app.history.records import (
     encode_commands,
     encode_message,
 )
+from app.models.conversation import Command, Message
 
 T = TypeVar("T")
 

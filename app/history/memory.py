@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 
-from app.channels.models import Command, Message
 from app.history.base import PAGE, HistoryClosed, RecordPage, StoredChannel
 from app.history.records import (
     decode_commands,
@@ -19,6 +18,7 @@ from app.history.records import (
     encode_commands,
     encode_message,
 )
+from app.models.conversation import Command, Message
 
 
 class _ChannelMessages:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pydantic import TypeAdapter
 
-from app.channels.models import Command, Message
+from app.models.conversation import Command, Message
 
 _messages_adapter = TypeAdapter(list[Message])
 _commands_adapter = TypeAdapter(list[Command])

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app import __version__
+from app.version import __version__
 from tests.e2e.window import api, running_frozen_app
 from tests.waiting import wait_for
 

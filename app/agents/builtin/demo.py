@@ -54,11 +54,11 @@ from acp.schema import (
     UsageUpdate,
 )
 
-from app import __version__
 from app.agents.builtin.demo_script import Reply, available_commands, play
 from app.agents.builtin.demo_store import CONTEXT_WINDOW, SessionRecord, SessionStore
 from app.agents.builtin.demo_stream import Stream, Update
 from app.paths import app_config_dir
+from app.version import __version__
 
 log = logging.getLogger("sidekicks.demo")
 

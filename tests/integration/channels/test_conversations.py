@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.channels.models import Message
 from app.core.errors import UserError
+from app.models.conversation import Message
 from tests.integration.channels.conftest import Chat
 
 

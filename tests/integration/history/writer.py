@@ -12,9 +12,9 @@ import random
 import sys
 from pathlib import Path
 
-from app.channels.models import Message, Part
 from app.core.ids import new_id
 from app.history.open import open_history
+from app.models.conversation import Message, Part
 
 BODY_SIZES = (200, 3000, 9000, 40000)
 

@@ -9,7 +9,7 @@ from typing import Any
 from webview import util
 
 from app.bridge import results
-from app.wire import WireJson
+from app.models.wire import WireJson
 
 
 class FakeWindow:

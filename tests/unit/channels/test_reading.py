@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from app.channels.models import Channel, Message, Usage
 from app.channels.reading import (
     ChannelView,
     Conversation,
@@ -21,6 +20,7 @@ from app.core.ids import new_id
 from app.history.base import History
 from app.history.lmdb_store import LmdbHistory
 from app.history.memory import MemoryHistory
+from app.models.conversation import Channel, Message, Usage
 from tests.unit.history.samples import add_messages, rich_message, text_message
 
 

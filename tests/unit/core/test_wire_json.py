@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.wire import WireJson, to_wire
+from app.models.wire import WireJson, to_wire
 
 
 def test_it_reads_as_the_mapping_its_text_encodes() -> None:

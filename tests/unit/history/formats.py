@@ -8,7 +8,6 @@ from pathlib import Path
 
 import lmdb
 
-from app.channels.models import Message
 from app.history.base import StoredChannel
 from app.history.lmdb_format import (
     CHANNELS_DB,
@@ -18,6 +17,7 @@ from app.history.lmdb_format import (
     META_DB,
 )
 from app.history.records import encode_message
+from app.models.conversation import Message
 
 
 def write_format_1(

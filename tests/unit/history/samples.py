@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.channels.models import Channel, Diff, Location, Message, Part, PlanEntry, ToolCall
 from app.core.ids import new_id
 from app.history.base import History, MemberSession, StoredChannel
 from app.history.lmdb_store import LmdbHistory
 from app.history.memory import MemoryHistory
+from app.models.conversation import Channel, Diff, Location, Message, Part, PlanEntry, ToolCall
 
 KINDS = ("memory", "lmdb")
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"

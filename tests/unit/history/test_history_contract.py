@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.channels.models import Command, Usage
 from app.core.ids import new_id
 from app.history.base import History, MemberSession
+from app.models.conversation import Command, Usage
 from tests.unit.history.samples import (
     add_messages,
     adjacent_ids,

@@ -9,11 +9,11 @@ from pathlib import Path
 import lmdb
 import pytest
 
-from app.channels.models import Command
 from app.core.ids import new_id
 from app.history import lmdb_store
 from app.history.lmdb_format import POSITIONS_DB, TIMELINE_DB, position_bytes
 from app.history.lmdb_store import LmdbHistory
+from app.models.conversation import Command
 from tests.unit.history.formats import write_format_1
 from tests.unit.history.samples import add_messages, rich_message, stored_channel, text_message
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from app.channels.models import Message
 from app.core.ids import new_id
 from app.history import lmdb_store
 from app.history.base import History, HistoryClosed
 from app.history.lmdb_store import LmdbHistory
+from app.models.conversation import Message
 from tests.unit.history.samples import (
     add_messages,
     ids,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.wire import WireModel
+from app.models.wire import WireModel
 
 
 class Problem(WireModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from app.wire import WireModel
+from app.models.wire import WireModel
 
 AgentState = Literal["stopped", "starting", "ready", "busy", "error"]
 

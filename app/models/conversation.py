@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from app.wire import WireModel
+from app.models.wire import WireModel
 
 Role = Literal["user", "agent", "system"]
 StopReason = Literal["end_turn", "cancelled", "max_tokens", "max_turn_requests", "refusal"]
