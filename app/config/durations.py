@@ -26,14 +26,3 @@ def parse_duration(value: object) -> int:
     if isinstance(value, str) and re.match(DURATION_PATTERN, value):
         return sum(int(n) * _UNITS[u] for n, u in _PART.findall(value))
     raise ValueError(N_("must be a duration like 90s, 15m or 2h (0 means never)"))
-
-
-def format_duration(seconds: int) -> str:
-    if seconds == 0:
-        return "0"
-    out = ""
-    for unit, size in _UNITS.items():
-        if seconds >= size:
-            out += f"{seconds // size}{unit}"
-            seconds %= size
-    return out

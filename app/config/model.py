@@ -22,11 +22,11 @@ from pydantic import (
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
+from app.config.builtin_names import BuiltinName
 from app.config.durations import DURATION_PATTERN, parse_duration
 
-BUILTIN_AGENTS = ("demo",)
-NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*(?![\s\S])"  # see DURATION_PATTERN for the ending
-NAME_MAX = 40
+AGENT_NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*(?![\s\S])"  # see DURATION_PATTERN for the ending
+AGENT_NAME_MAX = 40
 
 
 def _whole_number(value: Any) -> Any:
@@ -136,13 +136,13 @@ class AgentDef(_Section):
         json_schema_extra={"oneOf": [{"required": ["command"]}, {"required": ["builtin"]}]},
     )
 
-    name: Annotated[str, StringConstraints(pattern=NAME_PATTERN, max_length=NAME_MAX)] = Field(
-        description="Used in @name and /name:command: lowercase letters, digits, - and _."
-    )
+    name: Annotated[
+        str, StringConstraints(pattern=AGENT_NAME_PATTERN, max_length=AGENT_NAME_MAX)
+    ] = Field(description="Used in @name and /name:command: lowercase letters, digits, - and _.")
     title: str | None = Field(None, description="Shown in the app; defaults to the name.")
     icon: str = Field("", description="An emoji or a short text.")
     description: str = ""
-    builtin: Literal["demo"] | None = Field(None, description="A built-in agent.")
+    builtin: BuiltinName | None = Field(None, description="A built-in agent.")
     command: list[NonEmpty] | None = Field(
         None, min_length=1, description="The program and its arguments, e.g. [npx, -y, pkg]."
     )
@@ -192,9 +192,6 @@ class Config(_Section):
                 )
             seen.add(key)
         return agents
-
-    def agent(self, name: str) -> AgentDef | None:
-        return next((a for a in self.agents if a.name == name), None)
 
 
 class _NoNullSchema(GenerateJsonSchema):

@@ -16,8 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from app.config.model import NAME_MAX, Config
-from app.config.problems import Problem
+from app.config.model import Config
 from app.config.yamldoc import (
     clamp,
     first_content_line,
@@ -27,6 +26,7 @@ from app.config.yamldoc import (
     value_position,
 )
 from app.i18n import _
+from app.models.problems import Problem
 
 
 @dataclass
@@ -196,7 +196,7 @@ def _message(kind: str, name: str, detail: ErrorDetails, ctx: dict[str, Any]) ->
         return _("{field} must be at least {minimum}").format(field=field, minimum=ctx.get("ge"))
     if kind == "string_too_long":
         return _("{field} is too long (at most {count} characters)").format(
-            field=field, count=ctx.get("max_length", NAME_MAX)
+            field=field, count=ctx.get("max_length")
         )
     if kind == "string_pattern_mismatch" and name == "name" and not detail.get("input"):
         return _("{field} cannot be empty").format(field=field)

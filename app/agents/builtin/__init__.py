@@ -6,12 +6,11 @@ from __future__ import annotations
 import os
 import sys
 
+from app.config.builtin_names import BUILTIN_NAMES, BuiltinName
 from app.paths import is_frozen, resource_root
 
-BUILTIN_NAMES = ("demo",)
 
-
-def builtin_command(name: str) -> tuple[list[str], dict[str, str]]:
+def builtin_command(name: BuiltinName) -> tuple[list[str], dict[str, str]]:
     """The command line and extra environment that start built-in agent `name`."""
     if is_frozen():
         return [sys.executable, "--agent", name], {}
@@ -25,5 +24,8 @@ def run_builtin(name: str) -> int:
         from app.agents.builtin.demo import main
 
         return main()
-    print(f"sidekicks: there is no built-in agent named {name!r}", file=sys.stderr)
+    known = ", ".join(BUILTIN_NAMES)
+    print(
+        f"sidekicks: there is no built-in agent named {name!r} (there is: {known})", file=sys.stderr
+    )
     return 2

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.config.durations import DURATION_PATTERN, format_duration, parse_duration
+from app.config.durations import DURATION_PATTERN, parse_duration
 
 
 @pytest.mark.parametrize(
@@ -74,43 +74,6 @@ def test_a_negative_number_of_seconds_is_refused_as_negative() -> None:
         parse_duration(-1)
 
 
-@pytest.mark.parametrize(
-    ("seconds", "text"),
-    [
-        pytest.param(0, "0", id="never"),
-        pytest.param(1, "1s", id="one-second"),
-        pytest.param(59, "59s", id="under-a-minute"),
-        pytest.param(60, "1m", id="one-minute"),
-        pytest.param(90, "1m30s", id="minute-and-a-half"),
-        pytest.param(900, "15m", id="quarter-hour"),
-        pytest.param(3600, "1h", id="one-hour"),
-        pytest.param(3601, "1h1s", id="hour-and-a-second"),
-        pytest.param(5400, "1h30m", id="hour-and-a-half"),
-        pytest.param(7200, "2h", id="two-hours"),
-        pytest.param(90000, "25h", id="more-than-a-day-in-hours"),
-    ],
-)
-def test_seconds_are_written_in_the_shortest_human_form(seconds: int, text: str) -> None:
-    assert format_duration(seconds) == text
-
-
-@pytest.mark.parametrize(
-    ("text", "canonical"),
-    [("90m", "1h30m"), ("120s", "2m"), ("0h0m0s", "0"), ("60m", "1h"), ("3600s", "1h")],
-)
-def test_a_duration_is_written_back_in_its_shortest_form(text: str, canonical: str) -> None:
-    assert format_duration(parse_duration(text)) == canonical
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.integers(min_value=0, max_value=10**12))
-def test_any_number_of_seconds_survives_a_round_trip_through_text(seconds: int) -> None:
-    text = format_duration(seconds)
-
-    assert re.fullmatch(DURATION_PATTERN, text), text
-    assert parse_duration(text) == seconds
-
-
 @settings(max_examples=300, deadline=None)
 @given(
     st.one_of(st.none(), st.integers(0, 999)),
@@ -126,7 +89,6 @@ def test_any_well_formed_text_is_read_as_the_sum_of_its_parts(
     value = parse_duration(text)
 
     assert value == sum(n * size for n, _unit, size in parts if n is not None)
-    assert parse_duration(format_duration(value)) == value
 
 
 @settings(max_examples=300, deadline=None)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 
-from app.config.model import NAME_MAX, Config, json_schema
+from app.config.model import AGENT_NAME_MAX, Config, json_schema
 
 SCHEMA = json_schema()
 VALIDATOR = Draft202012Validator(SCHEMA)
@@ -96,9 +96,11 @@ EXAMPLES = [
     pytest.param({"agents": [{"name": "a", "command": [""]}]}, False, id="command-empty-item"),
     pytest.param({"agents": [{"name": "a", "command": "x"}]}, False, id="command-a-string"),
     pytest.param({"agents": [{"builtin": "demo"}]}, False, id="agent-without-name"),
-    pytest.param({"agents": [{"name": "a" * NAME_MAX, "builtin": "demo"}]}, True, id="name-40"),
     pytest.param(
-        {"agents": [{"name": "a" * (NAME_MAX + 1), "builtin": "demo"}]}, False, id="name-41"
+        {"agents": [{"name": "a" * AGENT_NAME_MAX, "builtin": "demo"}]}, True, id="name-40"
+    ),
+    pytest.param(
+        {"agents": [{"name": "a" * (AGENT_NAME_MAX + 1), "builtin": "demo"}]}, False, id="name-41"
     ),
     pytest.param({"agents": [{"name": "0_a-b", "builtin": "demo"}]}, True, id="name-digit-first"),
     pytest.param(
@@ -173,7 +175,7 @@ CANDIDATES: dict[str, list[Any]] = {
         *(" 15m", "15m ", "15m\n", 60.0, -60.0),
     ],
     "name": [
-        *("a", "a" * NAME_MAX, "a" * (NAME_MAX + 1), "0", "a_b-c"),
+        *("a", "a" * AGENT_NAME_MAX, "a" * (AGENT_NAME_MAX + 1), "0", "a_b-c"),
         *("Demo", "my agent", "-a", "_a", "dé", "a.b", "a\nb", 5, "demo\n", " demo"),
     ],
     "builtin": ["demo", "Demo", "other", " demo"],
@@ -214,9 +216,9 @@ def _right(right: st.SearchStrategy[Any], key: str) -> st.SearchStrategy[Any]:
 
 # Right values.
 right_names = st.builds(
-    lambda first, rest: (first + rest)[:NAME_MAX],
+    lambda first, rest: (first + rest)[:AGENT_NAME_MAX],
     st.sampled_from(string.ascii_lowercase + string.digits),
-    st.text(NAME_ALPHABET, max_size=NAME_MAX + 5),
+    st.text(NAME_ALPHABET, max_size=AGENT_NAME_MAX + 5),
 )
 right_durations = st.integers(0, 10**7) | st.builds(
     lambda h, m, s: (
