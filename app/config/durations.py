@@ -11,12 +11,13 @@ from app.i18n import N_  # translated where shown (app/config/validate.py)
 DURATION_PATTERN = r"^(0|(?=\d)(\d+h)?(\d+m)?(\d+s)?)(?![\s\S])"
 _PART = re.compile(r"(\d+)([hms])")
 _UNITS = {"h": 3600, "m": 60, "s": 1}
+_NOT_A_DURATION = N_("must be a duration like 90s, 15m or 2h (0 means never)")
 
 
 def parse_duration(value: object) -> int:
     """Seconds in `value`; raises ValueError with a message a person understands."""
     if isinstance(value, bool):
-        raise ValueError(N_("must be a duration like 90s, 15m or 2h (0 means never)"))
+        raise ValueError(_NOT_A_DURATION)
     if isinstance(value, float) and value.is_integer():
         value = int(value)  # JSON Schema counts 60.0 as an integer: so do we
     if isinstance(value, int):
@@ -25,4 +26,4 @@ def parse_duration(value: object) -> int:
         return value
     if isinstance(value, str) and re.match(DURATION_PATTERN, value):
         return sum(int(n) * _UNITS[u] for n, u in _PART.findall(value))
-    raise ValueError(N_("must be a duration like 90s, 15m or 2h (0 means never)"))
+    raise ValueError(_NOT_A_DURATION)

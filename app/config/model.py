@@ -20,9 +20,10 @@ from pydantic import (
     model_validator,
 )
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
-from pydantic_core import PydanticCustomError, core_schema
+from pydantic_core import core_schema
 
 from app.config.builtin_names import BuiltinName
+from app.config.custom_errors import Custom, raise_custom
 from app.config.durations import DURATION_PATTERN, parse_duration
 
 AGENT_NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*(?![\s\S])"  # see DURATION_PATTERN for the ending
@@ -81,11 +82,7 @@ class _Section(BaseModel):
         if isinstance(data, dict):
             for key, value in data.items():
                 if value is None:
-                    raise PydanticCustomError(
-                        "empty_value",
-                        "`{key}` has no value: give it one or remove the line",
-                        {"key": key},
-                    )
+                    raise_custom(Custom.EMPTY_VALUE, key=key)
         return data
 
 
@@ -121,10 +118,7 @@ class McpServer(_Section):
     @model_validator(mode="after")
     def _command_or_url(self) -> McpServer:
         if (self.command is None) == (self.url is None):
-            raise PydanticCustomError(
-                "mcp_command_or_url",
-                "an MCP server needs `command` (stdio) or `url` (http, sse): one of the two",
-            )
+            raise_custom(Custom.MCP_COMMAND_OR_URL)
         return self
 
 
@@ -157,14 +151,9 @@ class AgentDef(_Section):
     @model_validator(mode="after")
     def _command_or_builtin(self) -> AgentDef:
         if self.command is not None and self.builtin is not None:
-            raise PydanticCustomError(
-                "command_or_builtin", "an agent has either `command` or `builtin`, not both"
-            )
+            raise_custom(Custom.COMMAND_AND_BUILTIN)
         if self.command is None and self.builtin is None:
-            raise PydanticCustomError(
-                "command_or_builtin",
-                "an agent needs `command` (the program to run) or `builtin` (e.g. demo)",
-            )
+            raise_custom(Custom.NO_COMMAND_NOR_BUILTIN)
         return self
 
     @property
@@ -183,14 +172,12 @@ class Config(_Section):
     @field_validator("agents")
     @classmethod
     def _unique_names(cls, agents: list[AgentDef]) -> list[AgentDef]:
-        seen: set[str] = set()
+        first_spelling: dict[str, str] = {}
         for agent in agents:
             key = agent.name.lower()
-            if key in seen:
-                raise PydanticCustomError(
-                    "duplicate_name", "two agents are named {name}", {"name": agent.name}
-                )
-            seen.add(key)
+            if key in first_spelling:
+                raise_custom(Custom.DUPLICATE_NAME, first=f"`{first_spelling[key]}`")
+            first_spelling[key] = agent.name
         return agents
 
 

@@ -16,7 +16,8 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from app.config.model import Config
+from app.config.custom_errors import Custom, custom_kind, custom_message
+from app.config.model import AGENT_NAME_PATTERN, Config
 from app.config.yamldoc import (
     clamp,
     first_content_line,
@@ -77,7 +78,7 @@ def _validate(text: str, base_dir: Path) -> Validation:
     except ValidationError as err:
         config = None
         for detail in err.errors(include_url=False):
-            if detail["type"] == "duplicate_name":
+            if detail["type"] == Custom.DUPLICATE_NAME:
                 continue  # reported above, each at its own position
             if detail["type"] == "extra_forbidden":
                 extras.append(tuple(detail["loc"]))
@@ -138,14 +139,14 @@ def _from_pydantic(text: str, root: Any, detail: ErrorDetails) -> Problem:
     kind = detail["type"]
     loc = tuple(detail["loc"])
     ctx = detail.get("ctx") or {}
-    if kind == "empty_value":
+    if kind == Custom.EMPTY_VALUE:
         loc = (*loc, ctx.get("key", ""))
     elif detail.get("input", 0) is None and kind.endswith("_type"):
         # `KEY:` with nothing after it, inside a mapping of values (env, headers): say so.
-        kind, ctx = "empty_value", {"key": loc[-1] if loc else ""}
-        detail = {**detail, "type": "empty_value", "ctx": ctx}
-    at_key = kind in ("extra_forbidden", "empty_value")
-    both = {"command_or_builtin": "builtin", "mcp_command_or_url": "url"}
+        kind, ctx = Custom.EMPTY_VALUE, {"key": loc[-1] if loc else ""}
+    at_key = kind in ("extra_forbidden", Custom.EMPTY_VALUE)
+    # Both alternatives given: point at the second one, which is the one to remove.
+    both: dict[str, str] = {Custom.COMMAND_AND_BUILTIN: "builtin", Custom.MCP_COMMAND_OR_URL: "url"}
     if kind in both:
         item = _get(root, loc)
         second = both[kind]
@@ -167,11 +168,16 @@ def _get(root: Any, loc: tuple[Any, ...]) -> Any:
 
 
 def _message(kind: str, name: str, detail: ErrorDetails, ctx: dict[str, Any]) -> str:
+    custom = custom_kind(kind)
+    if custom is not None:
+        return custom_message(custom, ctx)
     if "\0" in name:
         key, number = name.split("\0", 1)
         field = _("item {number} of {list}").format(number=number, list=f"`{key}`")
     else:
         field = f"`{name}`" if name else _("this value")
+    must_be_mapping = _("{field} must be a mapping (`key: value` lines)")
+    cannot_be_empty = _("{field} cannot be empty")
     simple = {
         "missing": _("{field} is missing"),
         "extra_forbidden": _("unknown key {field}: it is ignored"),
@@ -179,10 +185,10 @@ def _message(kind: str, name: str, detail: ErrorDetails, ctx: dict[str, Any]) ->
         "int_type": _("{field} must be a whole number"),
         "bool_type": _("{field} must be true or false"),
         "list_type": _("{field} must be a list (lines starting with `- `)"),
-        "dict_type": _("{field} must be a mapping (`key: value` lines)"),
-        "model_type": _("{field} must be a mapping (`key: value` lines)"),
-        "model_attributes_type": _("{field} must be a mapping (`key: value` lines)"),
-        "string_too_short": _("{field} cannot be empty"),
+        "dict_type": must_be_mapping,
+        "model_type": must_be_mapping,
+        "model_attributes_type": must_be_mapping,
+        "string_too_short": cannot_be_empty,
         "too_short": _("{field} needs at least one item"),
     }
     if kind in simple:
@@ -198,36 +204,18 @@ def _message(kind: str, name: str, detail: ErrorDetails, ctx: dict[str, Any]) ->
         return _("{field} is too long (at most {count} characters)").format(
             field=field, count=ctx.get("max_length")
         )
-    if kind == "string_pattern_mismatch" and name == "name" and not detail.get("input"):
-        return _("{field} cannot be empty").format(field=field)
-    if kind == "string_pattern_mismatch" and name == "name":
+    if kind == "string_pattern_mismatch" and ctx.get("pattern") == AGENT_NAME_PATTERN:
+        if not detail.get("input"):
+            return cannot_be_empty.format(field=field)
         return _(
             "{value} is not a valid agent name: use lowercase letters, digits, - and _, "
             "starting with a letter or digit"
         ).format(value=f"`{detail.get('input')}`")
     if kind == "value_error":
+        # The reason is an English text marked with N_ (app/config/durations.py): translate it.
         reason = str(ctx.get("error", detail["msg"]))
         return f"{field} {_(reason)}"
-    if kind in ("command_or_builtin", "mcp_command_or_url", "empty_value"):
-        return _translated_custom(detail)
     return f"{field}: {detail['msg']}"
-
-
-def _translated_custom(detail: ErrorDetails) -> str:
-    # Custom errors carry an English template; translate the template, then fill it in.
-    ctx = detail.get("ctx") or {}
-    templates = {
-        "command_or_builtin": (
-            _("an agent has either `command` or `builtin`, not both")
-            if "not both" in detail["msg"]
-            else _("an agent needs `command` (the program to run) or `builtin` (e.g. demo)")
-        ),
-        "mcp_command_or_url": _(
-            "an MCP server needs `command` (stdio) or `url` (http, sse): one of the two"
-        ),
-        "empty_value": _("`{key}` has no value: give it one or remove the line"),
-    }
-    return templates[detail["type"]].format(key=ctx.get("key", ""))
 
 
 def _agents(root: Any, data: dict[str, Any]) -> list[tuple[int, Any, dict[str, Any]]]:
@@ -250,9 +238,7 @@ def _duplicate_names(text: str, root: Any, data: dict[str, Any]) -> list[Problem
             seen[name.lower()] = name
             continue
         line, col = value_position(node, "name") or node_position(node) or (1, 1)
-        message = _("an agent named {first} already exists (names ignore case)").format(
-            first=f"`{first}`"
-        )
+        message = custom_message(Custom.DUPLICATE_NAME, {"first": f"`{first}`"})
         out.append(_at(text, line, col, message))
     return out
 

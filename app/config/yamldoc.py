@@ -10,8 +10,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-from app.config.problems import Problem
 from app.i18n import _
+from app.models.problems import Problem
 
 
 @dataclass
@@ -28,7 +28,8 @@ def parse(text: str) -> Parsed:
     except MarkedYAMLError as err:
         return Parsed(None, None, _syntax_problem(err, text))
     except YAMLError as err:  # not marked: point at the start
-        return Parsed(None, None, Problem(line=1, column=1, message=_yaml_message(str(err))))
+        first_line = str(err).splitlines()[0] if str(err) else "?"
+        return Parsed(None, None, Problem(line=1, column=1, message=_syntax_message(first_line)))
     except Exception as err:
         # ruamel raises plain errors on a few pathological inputs (`!!int` on text, `%YAML 1.3`,
         # deep nesting): still a problem in the text, never a crash of the editor.
@@ -47,12 +48,11 @@ def _syntax_problem(err: MarkedYAMLError, text: str) -> Problem:
     line, column = clamp(text, line, column)
     what = err.problem or err.context or "syntax error"
     context = f" ({err.context})" if err.context and err.problem else ""
-    message = _("YAML syntax error: {problem}").format(problem=f"{what}{context}")
-    return Problem(line=line, column=column, message=message)
+    return Problem(line=line, column=column, message=_syntax_message(f"{what}{context}"))
 
 
-def _yaml_message(raw: str) -> str:
-    return _("YAML syntax error: {problem}").format(problem=raw.splitlines()[0] if raw else "?")
+def _syntax_message(problem: str) -> str:
+    return _("YAML syntax error: {problem}").format(problem=problem)
 
 
 def last_content_line(text: str) -> int:
