@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import logging
 import os
 import signal
@@ -11,7 +10,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
-from app import __version__
+from app.version import __version__
 
 if TYPE_CHECKING:
     from app.sidekicks import Sidekicks
@@ -37,15 +36,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def _run_headless(app: Sidekicks) -> None:
+    # Handled before the ready line is printed: a supervisor may send SIGTERM the moment it reads
+    # it, and must still get a clean close (app.close() in main, exit code 0), not the default
+    # kill. Ctrl-C too, so that it never ends in a KeyboardInterrupt traceback.
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
     info = app.api.ConfigService.Current()
     state = "valid" if info["valid"] else f"{len(info['problems'])} problem(s)"
     created = " (created)" if info["created"] else ""
     print(f"Sidekicks {__version__}: {info['path']}{created} [{info['source']}], {state}")
     print("Running headless (no window). Press Ctrl-C to quit.", flush=True)
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    with contextlib.suppress(KeyboardInterrupt):
-        stop.wait()
+    stop.wait()
 
 
 def main(argv: list[str] | None = None) -> int:

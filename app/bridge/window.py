@@ -14,12 +14,12 @@ import threading
 from pathlib import Path
 from typing import Any, Literal
 
-from app import __version__
 from app.bridge import csp, permissions, results
 from app.bridge.geometry import MIN_SIZE, Geometry, load_geometry, save_geometry
 from app.bridge.pump import EventPump
 from app.paths import resource_path
 from app.sidekicks import Sidekicks
+from app.version import __version__
 
 log = logging.getLogger(__name__)
 
@@ -90,11 +90,19 @@ def run_window(sk: Sidekicks) -> None:
     window.events.moved += on_moved
     sk.api.ConfigService._set_file_chooser(lambda: choose_file(window))
 
+    def close_when_shown() -> None:
+        # A window not shown yet cannot be destroyed, and pywebview's destroy() gives up (raises)
+        # after 20 s: on a loaded machine, a SIGTERM sent as the window opens must still close it.
+        window.events.shown.wait()
+        window.destroy()
+
     def close_window(*_: object) -> None:
         # SIGTERM/SIGINT (a session ending, a test): close as if the user did, so the agents
         # are stopped. destroy() waits on the GUI thread: call it from another one.
-        threading.Thread(target=window.destroy, daemon=True).start()
+        threading.Thread(target=close_when_shown, daemon=True).start()
 
+    # Installed before the window is announced (the log line below) and before webview.start
+    # makes the page reachable: a supervisor may send SIGTERM as soon as either happens.
     signal.signal(signal.SIGTERM, close_window)
     signal.signal(signal.SIGINT, close_window)
     pump.start()

@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from app import __version__
+from app.version import __version__
+from tests.integration.app_process import is_headless_ready_line, started_app
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,16 +36,11 @@ def test_a_missing_config_flag_exits_with_a_clear_message(tmp_path: Path) -> Non
 
 
 def test_the_app_starts_on_a_newly_created_default_config(user_config_dir: Path) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "--headless"],
-        cwd=ROOT, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
-        assert proc.stdout is not None
-        first = proc.stdout.readline()
-        default = user_config_dir / "sidekicks" / "config.yaml"
-        assert f"{default} (created) [default], valid" in first
+    default = user_config_dir / "sidekicks" / "config.yaml"
+    with started_app(["--headless"]) as app:
+        app.wait_for_line(is_headless_ready_line)
         assert default.is_file()
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=15) == 0
+        app.proc.send_signal(signal.SIGTERM)
+        code, output = app.wait_exit(timeout=30)
+    assert f"{default} (created) [default], valid" in output.splitlines()[0]
+    assert code == 0, output
