@@ -1,11 +1,14 @@
 """Validation of configuration text: problems (invalid) and warnings (works, but look), each at
 the 1-based line and column of the offending key or value, in words a person understands.
 
-Never raises on any text: whatever it is given, it returns entries whose positions lie inside it.
+`check_text` does the work and lets a bug raise, so that tests see it; whatever text it is given,
+it should return entries whose positions lie inside that text. `validate_text`, which the app
+calls, turns such a bug into a problem (and logs it) rather than take the editor down.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
@@ -29,6 +32,8 @@ from app.config.yamldoc import (
 from app.i18n import _
 from app.models.problems import Problem
 
+log = logging.getLogger(__name__)
+
 
 @dataclass
 class Validation:
@@ -49,14 +54,19 @@ class Validation:
 
 
 def validate_text(text: str, base_dir: Path | None = None) -> Validation:
+    """`check_text`, where a bug in the checks becomes a problem at 1:1 instead of a crash."""
     try:
-        return _validate(text, base_dir or Path.home())
+        return check_text(text, base_dir)
     except Exception as err:  # a bug here must never take the editor down with it
+        log.exception("checking the configuration failed")
         message = _("the configuration could not be checked: {error}").format(error=err)
         return Validation([Problem(line=1, column=1, message=message)])
 
 
-def _validate(text: str, base_dir: Path) -> Validation:
+def check_text(text: str, base_dir: Path | None = None) -> Validation:
+    """The problems and warnings of `text`; a relative `cwd` is looked up in `base_dir` (default:
+    the home folder). Raises only on a bug of its own."""
+    base_dir = base_dir or Path.home()
     parsed = parse(text)
     if parsed.problem is not None:
         return Validation([parsed.problem])

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from app.config.defaults import default_config_text
-from app.config.validate import Validation, validate_text
+from app.config.validate import Validation, check_text
 
 NO_SUCH_PROGRAM = "sidekicks-test-no-such-program-3f9a"
 
@@ -25,7 +25,7 @@ def lines(*rows: str) -> str:
 
 
 def validate(text: str, base_dir: Path) -> Validation:
-    return validate_text(text, base_dir)
+    return check_text(text, base_dir)  # not validate_text: a crash must fail the test
 
 
 def _inside(text: str, line: int, column: int) -> bool:

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from app.config.custom_errors import Custom, custom_kind
 from app.config.model import Config
-from app.config.validate import validate_text
+from app.config.validate import check_text
 from app.i18n import set_language
 
 BOTH = {"name": "a", "builtin": "demo", "command": ["x"]}
@@ -78,6 +78,6 @@ def test_each_error_of_the_model_is_shown_in_french_when_the_app_speaks_french(
 ) -> None:
     set_language("fr")
 
-    result = validate_text(text)
+    result = check_text(text)
 
     assert [p.message for p in result.problems] == [french]

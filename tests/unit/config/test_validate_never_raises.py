@@ -1,4 +1,6 @@
-"""Whatever text it is given, the validator returns entries whose positions lie inside the text."""
+"""Whatever text it is given, the check returns entries whose positions lie inside the text.
+
+These call `check_text`, which lets a bug raise: `validate_text` would hide it as a problem."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from app.config.validate import Validation, validate_text
+from app.config.validate import Validation, check_text
 
 BASE_DIR = Path("/nonexistent-sidekicks-test-dir")
 
@@ -140,7 +142,7 @@ def _yaml_block(document: Any) -> str:
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_arbitrary_text_never_raises_and_gives_positions_inside_it(text: str) -> None:
-    result = validate_text(text, BASE_DIR)
+    result = check_text(text, BASE_DIR)
 
     _assert_inside(text, result)
     _assert_consistent(result)
@@ -149,7 +151,7 @@ def test_arbitrary_text_never_raises_and_gives_positions_inside_it(text: str) ->
 @settings(max_examples=300, deadline=None)
 @given(yaml_looking_text)
 def test_yaml_looking_text_never_raises_and_gives_positions_inside_it(text: str) -> None:
-    result = validate_text(text, BASE_DIR)
+    result = check_text(text, BASE_DIR)
 
     _assert_inside(text, result)
     _assert_consistent(result)
@@ -162,7 +164,7 @@ def test_any_json_document_never_raises_and_gives_positions_inside_it(
 ) -> None:
     text = json.dumps(document, indent=indent, ensure_ascii=False)
 
-    result = validate_text(text, BASE_DIR)
+    result = check_text(text, BASE_DIR)
 
     _assert_inside(text, result)
     _assert_consistent(result)
@@ -175,7 +177,7 @@ def test_any_json_document_written_as_block_yaml_never_raises_and_gives_position
 ) -> None:
     text = _yaml_block(document)
 
-    result = validate_text(text, BASE_DIR)
+    result = check_text(text, BASE_DIR)
 
     _assert_inside(text, result)
     _assert_consistent(result)
@@ -185,7 +187,7 @@ def test_a_python_tag_is_read_as_data_and_never_run(tmp_path: Path) -> None:
     marker = tmp_path / "ran"
     text = f'agents: !!python/object/apply:os.system ["touch {marker}"]\n'
 
-    result = validate_text(text, tmp_path)
+    result = check_text(text, tmp_path)
 
     assert not marker.exists()
     assert not result.valid
