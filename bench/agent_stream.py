@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import Sidekicks  # noqa: E402
+from app.acp.updates import TextDelta  # noqa: E402
 from app.agents.builtin import builtin_command  # noqa: E402
 from app.events import names  # noqa: E402
 from app.events.payloads import AgentLog  # noqa: E402
@@ -94,12 +95,9 @@ def core_rate(sk: Sidekicks) -> float:
     class Publish:
         """Publishes each chunk as an event, as the channel engine does with message:delta."""
 
-        def on_update(self, update: Any) -> None:
-            if getattr(update, "session_update", "") == "agent_message_chunk":
+        def on_event(self, event: Any) -> None:
+            if isinstance(event, TextDelta) and event.kind == "text":
                 bus.emit(names.AGENT_LOG, AgentLog(agent="demo", line="bench-chunk"))
-
-        async def on_permission(self, *a: Any) -> Any:
-            raise NotImplementedError
 
     async def turn() -> float:
         conn = await supervisor.acquire("demo")

@@ -31,10 +31,11 @@ from acp.schema import (
 )
 
 from app.acp.client import SessionHandler, SidekicksClient
-from app.acp.errors import AgentStartError, describe_error, with_stderr
+from app.acp.errors import AgentRequestError, AgentStartError, describe_error, with_stderr
 from app.acp.process import AgentProcess, SpawnError
 from app.config.model import McpServer
 from app.i18n import _
+from app.models.conversation import StopReason
 from app.version import __version__
 
 log = logging.getLogger(__name__)
@@ -125,7 +126,7 @@ class AgentConnection:
             await self.process.wait_exit(1.0)
         if init in done and not self.process.exited():
             reason = _("the agent refused to start: {error}").format(
-                error=describe_error(init.exception() or Exception())
+                error=describe_error(typed_error(init.exception() or Exception()))
             )
         elif self.process.exited():
             reason = _("the agent exited during start (exit code {code})").format(
@@ -177,7 +178,7 @@ class AgentConnection:
 
     async def new_session(self, handler: SessionHandler) -> str:
         conn = self._require()
-        response = await _timed(
+        response = await _request(
             conn.new_session(cwd=str(self.cwd), mcp_servers=self._mcp_servers()), SESSION_TIMEOUT
         )
         session_id: str = response.session_id
@@ -189,7 +190,7 @@ class AgentConnection:
         conn = self._require()
         self.client.attach(session_id, handler)
         try:
-            await _timed(
+            await _request(
                 conn.load_session(
                     cwd=str(self.cwd), session_id=session_id, mcp_servers=self._mcp_servers()
                 ),
@@ -199,20 +200,20 @@ class AgentConnection:
             self.client.detach(session_id)
             raise
 
-    async def prompt(self, session_id: str, text: str) -> str:
+    async def prompt(self, session_id: str, text: str) -> StopReason:
         """Sends one user turn; returns the stop reason."""
         conn = self._require()
-        response = await conn.prompt(
-            session_id=session_id, prompt=[TextContentBlock(type="text", text=text)]
+        response = await _request(
+            conn.prompt(session_id=session_id, prompt=[TextContentBlock(type="text", text=text)])
         )
-        reason: str = response.stop_reason
+        reason: StopReason = response.stop_reason
         return reason
 
     async def cancel(self, session_id: str) -> None:
         if self._conn is None or self.exited():
             return
         with contextlib.suppress(Exception):
-            await _timed(self._conn.cancel(session_id=session_id), 5.0)
+            await _request(self._conn.cancel(session_id=session_id), 5.0)
 
     def _require(self) -> acp.ClientSideConnection:
         if self._conn is None or self.exited():
@@ -249,10 +250,21 @@ class AgentConnection:
         return servers
 
 
-async def _timed(awaitable: Awaitable[T], timeout: float) -> T:
+def typed_error(err: BaseException) -> BaseException:
+    """The SDK's JSON-RPC error as ours (errors are classified by type past app/acp)."""
+    if isinstance(err, acp.RequestError):
+        return AgentRequestError(err.code, str(err), err.data)
+    return err
+
+
+async def _request(awaitable: Awaitable[T], timeout: float | None = None) -> T:
+    """A request to the agent, with its timeout (None: until the process ends), whose errors
+    are ours: AgentRequestError, ConnectionError, or a TimeoutError that says how long."""
     try:
         return await asyncio.wait_for(awaitable, timeout)
     except TimeoutError:
         raise TimeoutError(
             _("the agent did not answer within {seconds} s").format(seconds=f"{timeout:g}")
         ) from None
+    except acp.RequestError as err:
+        raise typed_error(err) from None

@@ -6,7 +6,6 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from app.events.payloads import PermissionRequested
 from app.history.base import MemberSession, StoredChannel
 from app.models.conversation import Channel, Message, Usage
 
@@ -21,10 +20,40 @@ class OpenSession:
     session_id: str
 
 
+class CancelScope:
+    """The answers to one user message: cancelled by Stop, and abandoned when an agent has
+    ignored the cancel for too long (its answer is then left behind)."""
+
+    def __init__(self) -> None:
+        self._cancelled = asyncio.Event()
+        self._abandoned = asyncio.Event()
+        self.rejections = 0  # permission requests rejected during these answers
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def cancel(self) -> None:
+        self._cancelled.set()
+
+    def abandon(self) -> None:
+        self._abandoned.set()
+
+    async def wait_cancelled(self) -> None:
+        await self._cancelled.wait()
+
+    async def wait_abandoned(self) -> None:
+        await self._abandoned.wait()
+
+
 @dataclass
-class PendingPermission:
-    request: PermissionRequested  # as the page was sent it
-    future: asyncio.Future[str | None]  # the option id, or None for cancelled
+class ActiveTurn:
+    """The answer being streamed: whose, through which connection and session."""
+
+    agent: str
+    answer: Answer
+    conn: AgentConnection
+    session_id: str
 
 
 @dataclass
@@ -33,16 +62,10 @@ class ChannelState:
     queue: list[Message] = field(default_factory=list)
     worker: asyncio.Task[None] | None = None
     due: list[str] = field(default_factory=list)  # agents still to answer the current message
-    answering: str = ""
-    answer: Answer | None = None
-    answer_agent: str = ""
-    answer_conn: AgentConnection | None = None
-    answer_session: str = ""
-    cancelled: bool = False
+    answering: str = ""  # whose turn it is, also while waiting for another channel
+    scope: CancelScope = field(default_factory=CancelScope)
+    turn: ActiveTurn | None = None
     closing: bool = False  # deleted, or the app closes: an interrupted answer is not kept
-    abandon: asyncio.Event = field(default_factory=asyncio.Event)
-    cancel_event: asyncio.Event = field(default_factory=asyncio.Event)  # set by Cancel
-    rejections: int = 0
     sessions: dict[str, OpenSession] = field(default_factory=dict)
     # Finished messages shown while an answer streams (a member added or removed): kept after
     # that answer, so history has them in the order the page showed them.
@@ -59,6 +82,11 @@ class ChannelState:
     @property
     def busy(self) -> bool:
         return self.worker is not None and not self.worker.done()
+
+    def answering_agent(self, agent: str) -> ActiveTurn | None:
+        """The active turn, if it is `agent`'s."""
+        turn = self.turn
+        return turn if turn is not None and turn.agent == agent else None
 
     def member(self, agent: str) -> MemberSession:
         return self.stored.sessions.setdefault(agent, MemberSession())

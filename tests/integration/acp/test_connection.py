@@ -6,47 +6,35 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import pytest
-from acp.exceptions import RequestError
-from acp.schema import (
-    AllowedOutcome,
-    DeniedOutcome,
-    PermissionOption,
-    RequestPermissionResponse,
-    ToolCallUpdate,
-)
 
-from app.acp.connection import AgentConnection, describe_error
+from app.acp.connection import AgentConnection
+from app.acp.errors import AgentRequestError, describe_error
+from app.acp.updates import PermissionAsked, SessionEvent, TextDelta
 from tests.agents import fake_command
 
 T = TypeVar("T")
 
 
 class Recorder:
-    """A session handler that records updates and answers permissions with `choice`."""
+    """A session handler that records the typed events and answers permissions with `choice`."""
 
     def __init__(self, choice: str | None = "allow") -> None:
-        self.updates: list[Any] = []
-        self.permissions: list[tuple[ToolCallUpdate, list[PermissionOption]]] = []
+        self.updates: list[SessionEvent] = []
+        self.permissions: list[PermissionAsked] = []
         self.choice = choice
 
-    def on_update(self, update: Any) -> None:
-        self.updates.append(update)
-
-    async def on_permission(
-        self, tool_call: ToolCallUpdate, options: list[PermissionOption]
-    ) -> RequestPermissionResponse:
-        self.permissions.append((tool_call, options))
-        if self.choice is None:
-            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
-        return RequestPermissionResponse(
-            outcome=AllowedOutcome(outcome="selected", option_id=self.choice)
-        )
+    def on_event(self, event: SessionEvent | PermissionAsked) -> None:
+        if isinstance(event, PermissionAsked):
+            self.permissions.append(event)
+            event.reply.set_result(self.choice)
+        else:
+            self.updates.append(event)
 
     def texts(self) -> list[str]:
-        return [u.content.text for u in self.updates if u.session_update == "agent_message_chunk"]
+        return [u.text for u in self.updates if isinstance(u, TextDelta) and u.kind == "text"]
 
 
 def run(behaviours: list[str], body: Callable[[AgentConnection], Awaitable[T]]) -> T:
@@ -168,12 +156,14 @@ def test_a_death_is_seen_even_when_a_grandchild_holds_stdout_open(
 
 
 def test_an_authentication_error_is_readable() -> None:
-    async def body(conn: AgentConnection) -> str:
-        with pytest.raises(RequestError) as raised:
+    async def body(conn: AgentConnection) -> tuple[str, bool]:
+        with pytest.raises(AgentRequestError) as raised:
             await conn.new_session(Recorder())
-        return describe_error(raised.value)
+        return describe_error(raised.value), raised.value.auth_required
 
-    assert "Authentication required" in run(["auth-required"], body)
+    description, auth_required = run(["auth-required"], body)
+    assert "Authentication required" in description
+    assert auth_required
 
 
 def test_load_session_replays_to_the_handler_before_returning() -> None:

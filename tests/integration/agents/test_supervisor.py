@@ -338,13 +338,10 @@ def test_a_crash_while_busy_goes_to_error_and_the_user_is_released(make_app) -> 
         try:
 
             class Quiet:
-                def on_update(self, update: object) -> None:
+                def on_event(self, event: object) -> None:
                     pass
 
-                async def on_permission(self, *args: object) -> object:
-                    raise AssertionError("no permission expected")
-
-            session = await conn.new_session(Quiet())  # type: ignore[arg-type]
+            session = await conn.new_session(Quiet())
             try:
                 await conn.prompt(session, "hi")
             except ConnectionError:

@@ -1,0 +1,209 @@
+"""SDK objects → the core's typed contract (app/acp/updates.py), in one place.
+
+Dispatches with `isinstance` on the SDK's own classes (as the SDK's `contrib/session_state.py`
+does), so an SDK rename fails here, loudly and under mypy, instead of silently in the core.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast, get_args
+
+from acp.schema import (
+    AgentMessageChunk,
+    AgentPlanUpdate,
+    AgentThoughtChunk,
+    AvailableCommand,
+    AvailableCommandsUpdate,
+    ConfigOptionUpdate,
+    ContentToolCallContent,
+    CurrentModeUpdate,
+    EmbeddedResourceContentBlock,
+    FileEditToolCallContent,
+    PermissionOption,
+    ResourceContentBlock,
+    SessionConfigOptionBoolean,
+    SessionConfigOptionSelect,
+    SessionConfigSelectOption,
+    TerminalToolCallContent,
+    TextContentBlock,
+    TextResourceContents,
+    ToolCallLocation,
+    ToolCallProgress,
+    ToolCallStart,
+    ToolCallUpdate,
+    UsageUpdate,
+)
+
+from app.acp.updates import (
+    AgentCommand,
+    CommandsChanged,
+    ModeChanged,
+    OptionChoice,
+    OptionsChanged,
+    PermissionChoice,
+    PlanChanged,
+    PlanItem,
+    SessionEvent,
+    SessionOption,
+    TextDelta,
+    ToolChange,
+    ToolDiff,
+    ToolLocation,
+    Unhandled,
+    UsageChanged,
+)
+from app.models.conversation import ToolKind
+
+MAX_TOOL_TEXT = 100_000  # characters of a tool's input or output kept (history stays small)
+TOOL_KINDS: frozenset[str] = frozenset(get_args(ToolKind))
+
+
+def session_event(update: object) -> SessionEvent:
+    """One `session/update` as the core's event."""
+    if isinstance(update, AgentMessageChunk):
+        return TextDelta("text", content_text(update.content))
+    if isinstance(update, AgentThoughtChunk):
+        return TextDelta("thought", content_text(update.content))
+    if isinstance(update, ToolCallStart | ToolCallProgress):
+        return tool_change(update, started=isinstance(update, ToolCallStart))
+    if isinstance(update, AgentPlanUpdate):
+        return PlanChanged(
+            tuple(PlanItem(e.content, e.status, e.priority) for e in update.entries or [])
+        )
+    if isinstance(update, AvailableCommandsUpdate):
+        return CommandsChanged(tuple(_command(c) for c in update.available_commands or []))
+    if isinstance(update, UsageUpdate):
+        return UsageChanged(used=int(update.used or 0), size=int(update.size or 0))
+    if isinstance(update, CurrentModeUpdate):
+        return ModeChanged(str(update.current_mode_id))
+    if isinstance(update, ConfigOptionUpdate):
+        return OptionsChanged(session_options(update.config_options))
+    return Unhandled(str(getattr(update, "session_update", type(update).__name__)))
+
+
+def content_text(block: object) -> str:
+    """The text of an ACP content block; a short marker for what is not text."""
+    if isinstance(block, TextContentBlock):
+        return block.text
+    if isinstance(block, ResourceContentBlock):
+        return f"[{block.name or block.uri}]"
+    if isinstance(block, EmbeddedResourceContentBlock):
+        resource = block.resource
+        if isinstance(resource, TextResourceContents) and resource.text:
+            return resource.text
+        return f"[{resource.uri or 'resource'}]"
+    kind = getattr(block, "type", "")
+    return f"[{kind or 'content'}]"
+
+
+def tool_change(
+    update: ToolCallStart | ToolCallProgress | ToolCallUpdate, *, started: bool
+) -> ToolChange:
+    texts: list[str] | None = None
+    diffs: list[ToolDiff] | None = None
+    terminals: list[str] | None = None
+    if update.content is not None:
+        texts, diffs, terminals = [], [], []
+        for item in update.content:
+            if isinstance(item, FileEditToolCallContent):
+                diffs.append(ToolDiff(item.path, _cut_opt(item.old_text), _cut(item.new_text)))
+            elif isinstance(item, ContentToolCallContent):
+                texts.append(content_text(item.content))
+            elif isinstance(item, TerminalToolCallContent):
+                terminals.append(item.terminal_id)
+                texts.append(f"[terminal {item.terminal_id}]")
+    return ToolChange(
+        tool_call_id=str(update.tool_call_id),
+        started=started,
+        title=update.title or None,
+        kind=_tool_kind(update.kind),
+        status=update.status,
+        input=compact_json(update.raw_input) if update.raw_input is not None else None,
+        locations=_locations(update.locations),
+        texts=tuple(texts) if texts is not None else None,
+        diffs=tuple(diffs) if diffs is not None else None,
+        terminals=tuple(terminals) if terminals is not None else None,
+        output=_output(update.raw_output),
+    )
+
+
+def permission_choices(options: list[PermissionOption]) -> tuple[PermissionChoice, ...]:
+    return tuple(PermissionChoice(o.option_id, o.name, o.kind) for o in options)
+
+
+def session_options(options: list[Any] | None) -> tuple[SessionOption, ...]:
+    found: list[SessionOption] = []
+    for option in options or []:
+        root = getattr(option, "root", option)  # a RootModel union in some SDK versions
+        if isinstance(root, SessionConfigOptionSelect):
+            choices: list[OptionChoice] = []
+            for item in root.options:
+                group = getattr(item, "options", None)
+                for choice in group if group is not None else [item]:
+                    if isinstance(choice, SessionConfigSelectOption):
+                        choices.append(
+                            OptionChoice(choice.value, choice.name, choice.description or "")
+                        )
+            found.append(
+                SessionOption(
+                    id=root.id,
+                    name=root.name,
+                    kind="select",
+                    value=root.current_value,
+                    description=root.description or "",
+                    category=str(root.category or ""),
+                    choices=tuple(choices),
+                )
+            )
+        elif isinstance(root, SessionConfigOptionBoolean):
+            found.append(
+                SessionOption(
+                    id=root.id,
+                    name=root.name,
+                    kind="boolean",
+                    value=root.current_value,
+                    description=root.description or "",
+                    category=str(root.category or ""),
+                )
+            )
+    return tuple(found)
+
+
+def compact_json(value: object) -> str:
+    try:
+        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        text = str(value)
+    return _cut(text)
+
+
+def _command(command: AvailableCommand) -> AgentCommand:
+    hint = command.input.root.hint if command.input is not None else ""
+    return AgentCommand(command.name, command.description or "", hint or "")
+
+
+def _tool_kind(kind: str | None) -> ToolKind | None:
+    if not kind:
+        return None
+    return cast(ToolKind, kind) if kind in TOOL_KINDS else "other"
+
+
+def _locations(locations: list[ToolCallLocation] | None) -> tuple[ToolLocation, ...] | None:
+    if locations is None:
+        return None
+    return tuple(ToolLocation(str(loc.path), loc.line) for loc in locations)
+
+
+def _output(raw_output: object) -> str | None:
+    if raw_output is None:
+        return None
+    return _cut(raw_output) if isinstance(raw_output, str) else compact_json(raw_output)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_TOOL_TEXT else text[:MAX_TOOL_TEXT] + "\n…"
+
+
+def _cut_opt(text: str | None) -> str | None:
+    return None if text is None else _cut(text)

@@ -1,0 +1,157 @@
+"""The closed, typed contract between ACP and the core: what an agent tells a session, as small
+frozen values. app/acp/translate.py is the one place that reads the SDK's classes and makes
+these; nothing past app/acp sees an `acp.schema` object (import-linter holds that line).
+
+This module imports nothing from the SDK, so the core can use it without loading `acp` (~0.4 s).
+Fields that an update may leave out are `None` ("unchanged"), as in ACP.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Literal
+
+from app.models.conversation import ToolKind, ToolStatus
+
+PlanStatus = Literal["pending", "in_progress", "completed"]
+PlanPriority = Literal["high", "medium", "low"]
+OptionKind = Literal["allow_once", "allow_always", "reject_once", "reject_always"]
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    """A chunk of the agent's answer (`text`) or of its visible reasoning (`thought`)."""
+
+    kind: Literal["text", "thought"]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolLocation:
+    path: str
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDiff:
+    path: str
+    old_text: str | None  # None: a new file
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolChange:
+    """A tool call started (`started`) or changed; `None` fields are unchanged."""
+
+    tool_call_id: str
+    started: bool = False
+    title: str | None = None
+    kind: ToolKind | None = None
+    status: ToolStatus | None = None
+    input: str | None = None  # the raw input, as compact JSON
+    locations: tuple[ToolLocation, ...] | None = None
+    texts: tuple[str, ...] | None = None  # the content's text parts (None: content unchanged)
+    diffs: tuple[ToolDiff, ...] | None = None
+    terminals: tuple[str, ...] | None = None  # terminal ids shown in the content
+    output: str | None = None  # the raw output, as text
+
+
+@dataclass(frozen=True, slots=True)
+class PlanItem:
+    content: str
+    status: PlanStatus = "pending"
+    priority: PlanPriority = "medium"
+
+
+@dataclass(frozen=True, slots=True)
+class PlanChanged:
+    """The whole plan, replacing the previous one."""
+
+    entries: tuple[PlanItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AgentCommand:
+    name: str
+    description: str = ""
+    hint: str = ""  # what to type after the command, when it takes input
+
+
+@dataclass(frozen=True, slots=True)
+class CommandsChanged:
+    commands: tuple[AgentCommand, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UsageChanged:
+    """Context window: tokens used of `size`."""
+
+    used: int
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class ModeChanged:
+    mode_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class OptionChoice:
+    value: str
+    name: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionOption:
+    """A session configuration option (model, reasoning effort, …): a select or a boolean."""
+
+    id: str
+    name: str
+    kind: Literal["select", "boolean"]
+    value: str | bool
+    description: str = ""
+    category: str = ""
+    choices: tuple[OptionChoice, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OptionsChanged:
+    options: tuple[SessionOption, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Unhandled:
+    """An update the core has no use for (its ACP name, for a log line)."""
+
+    kind: str
+
+
+SessionEvent = (
+    TextDelta
+    | ToolChange
+    | PlanChanged
+    | CommandsChanged
+    | UsageChanged
+    | ModeChanged
+    | OptionsChanged
+    | Unhandled
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PermissionChoice:
+    option_id: str
+    name: str
+    kind: OptionKind
+
+
+@dataclass(frozen=True, slots=True)
+class PermissionAsked:
+    """The agent asks before running a tool. Whoever handles it sets `reply` to the chosen
+    option id, or to None (cancelled); the agent gets that answer."""
+
+    tool: ToolChange
+    options: tuple[PermissionChoice, ...]
+    reply: asyncio.Future[str | None] = field(compare=False)

@@ -1,0 +1,117 @@
+"""Channels and who is in them: create, rename, direct conversations, members joining and
+leaving. Argument types are checked once, by the service; this checks values."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from app.channels.publishing import Publisher
+from app.channels.registry import ChannelRegistry
+from app.channels.state import ChannelState
+from app.core.errors import UserError
+from app.core.ids import new_id
+from app.history.base import StoredChannel
+from app.i18n import _
+from app.models.conversation import Channel
+
+CHANNEL_NAME_MAX = 64
+CHANNEL_DESCRIPTION_MAX = 64
+
+
+class Membership:
+    def __init__(
+        self,
+        registry: ChannelRegistry,
+        publisher: Publisher,
+        configured: Callable[[], list[str]],
+    ) -> None:
+        self._registry = registry
+        self._publisher = publisher
+        self._configured = configured  # the agents of the configuration in force
+
+    def agent(self, name: str) -> str:
+        """`name` if it is a configured agent; a UserError otherwise."""
+        if name in self._configured():
+            return name
+        raise UserError(_("there is no agent named {name}").format(name=f"`{name}`"))
+
+    def create(self, name: str, description: str = "") -> Channel:
+        name, description = self._check(name, description)
+        channel = Channel(id=new_id(), name=name, description=description)
+        self._registry.add(ChannelState(StoredChannel(channel=channel)))
+        self._publisher.channels()
+        return channel
+
+    def rename(self, channel_id: str, name: str, description: str = "") -> Channel:
+        state = self._registry.get(channel_id)
+        if state.channel.direct:
+            raise UserError(_("a direct conversation cannot be renamed"))
+        state.channel.name, state.channel.description = self._check(
+            name, description, skip=state.id
+        )
+        self._registry.save(state)
+        self._publisher.channels()
+        return state.channel
+
+    def direct(self, agent: str) -> Channel:
+        name = self.agent(agent)
+        for state in self._registry.states.values():
+            if state.channel.direct == name:
+                return state.channel
+        channel = Channel(id=new_id(), direct=name, members=[name])
+        self._registry.add(ChannelState(StoredChannel(channel=channel)))
+        self._publisher.channels()
+        return channel
+
+    def add_member(self, channel_id: str, agent: str) -> Channel:
+        state = self._registry.get(channel_id)
+        name = self.agent(agent)
+        if state.channel.direct:
+            raise UserError(_("a direct conversation has a single member"))
+        if name in state.channel.members:
+            raise UserError(_("{agent} is already a member").format(agent=name))
+        self.join(state, name)
+        return state.channel
+
+    def check_leaving(self, channel_id: str, agent: str) -> ChannelState:
+        state = self._registry.get(channel_id)
+        if state.channel.direct:
+            raise UserError(_("a direct conversation has a single member"))
+        if agent not in state.channel.members:
+            raise UserError(_("{agent} is not a member of this channel").format(agent=agent))
+        return state
+
+    def join(self, state: ChannelState, agent: str) -> None:
+        state.channel.members.append(agent)
+        self._publisher.system(state, "agent-joined", agent)
+        self._registry.save(state)
+        self._publisher.channels()
+
+    def leave(self, state: ChannelState, agent: str) -> None:
+        """Removes a member whose answer, if any, was cancelled."""
+        state.channel.members.remove(agent)
+        state.stored.sessions.pop(agent, None)
+        state.sessions.pop(agent, None)
+        if state.stored.last_responder == agent:
+            state.stored.last_responder = ""
+        self._publisher.system(state, "agent-left", agent)
+        self._registry.save(state)
+        self._publisher.channels()
+
+    def _check(self, name: str, description: str, skip: str = "") -> tuple[str, str]:
+        name, description = name.strip(), description.strip()
+        if not name:
+            raise UserError(_("a channel needs a name"))
+        if len(name) > CHANNEL_NAME_MAX:
+            raise UserError(
+                _("a channel name has at most {n} characters").format(n=CHANNEL_NAME_MAX)
+            )
+        if len(description) > CHANNEL_DESCRIPTION_MAX:
+            raise UserError(
+                _("a description has at most {n} characters").format(n=CHANNEL_DESCRIPTION_MAX)
+            )
+        for state in self._registry.states.values():
+            other = state.channel
+            if state.id != skip and not other.direct and other.name.lower() == name.lower():
+                raise UserError(_("a channel named {name} already exists").format(name=name))
+        return name, description

@@ -1,0 +1,115 @@
+"""What an agent's session events do to its channel: the live answer grows, usage and commands
+are kept, permission requests wait for the person. One `match` over the closed set of typed
+events of app/acp/updates.py."""
+
+from __future__ import annotations
+
+import logging
+
+from app.acp.updates import (
+    CommandsChanged,
+    ModeChanged,
+    OptionsChanged,
+    PermissionAsked,
+    PlanChanged,
+    SessionEvent,
+    TextDelta,
+    ToolChange,
+    Unhandled,
+    UsageChanged,
+)
+from app.channels.commands import CommandCatalog
+from app.channels.permissions import PermissionBroker
+from app.channels.publishing import Publisher
+from app.channels.registry import ChannelRegistry
+from app.core.ids import new_id
+from app.events.payloads import PermissionRequested
+from app.models.conversation import PermissionOption, ToolCall, Usage
+
+log = logging.getLogger(__name__)
+
+
+class Streaming:
+    def __init__(
+        self,
+        registry: ChannelRegistry,
+        publisher: Publisher,
+        permissions: PermissionBroker,
+        commands: CommandCatalog,
+    ) -> None:
+        self._registry = registry
+        self._publisher = publisher
+        self._permissions = permissions
+        self._commands = commands
+        self._ignored: set[str] = set()
+
+    def on_event(
+        self, channel_id: str, agent: str, event: SessionEvent | PermissionAsked, replay: bool
+    ) -> None:
+        match event:
+            case UsageChanged():
+                self._usage(channel_id, agent, event)
+            case CommandsChanged():
+                self._commands.announce(agent, event)
+            case PermissionAsked():
+                self._ask(channel_id, agent, event)
+            case TextDelta() | ToolChange() | PlanChanged():
+                if not replay:  # a replayed update: history already has what it says
+                    self._answer(channel_id, agent, event)
+            case ModeChanged() | OptionsChanged() | Unhandled():
+                self._ignore(
+                    type(event).__name__ if not isinstance(event, Unhandled) else event.kind
+                )
+
+    def _answer(
+        self, channel_id: str, agent: str, event: TextDelta | ToolChange | PlanChanged
+    ) -> None:
+        state = self._registry.find(channel_id)
+        turn = state.answering_agent(agent) if state is not None else None
+        if turn is None:
+            return  # a late update: the answer it belonged to is over
+        match event:
+            case TextDelta():
+                delta = turn.answer.append_text(event)
+            case ToolChange():
+                delta = turn.answer.tool(event)
+            case PlanChanged():
+                delta = turn.answer.plan(event)
+        self._publisher.delta(delta)
+
+    def _usage(self, channel_id: str, agent: str, event: UsageChanged) -> None:
+        state = self._registry.find(channel_id)
+        if state is None:
+            return
+        usage = Usage(used=event.used, size=event.size)
+        state.member(agent).usage = usage
+        self._publisher.usage(state, agent, usage)
+
+    def _ask(self, channel_id: str, agent: str, asked: PermissionAsked) -> None:
+        state = self._registry.find(channel_id)
+        turn = state.answering_agent(agent) if state is not None else None
+        if state is None or turn is None or state.scope.cancelled:
+            asked.reply.set_result(None)
+            return
+        # Show (or update) the tool the request is about.
+        self._publisher.delta(turn.answer.tool(asked.tool))
+        tool = turn.answer.tool_call(asked.tool.tool_call_id) or ToolCall(id="?")
+        request = PermissionRequested(
+            id=new_id(),
+            channel=channel_id,
+            agent=agent,
+            message_id=turn.answer.message.id,
+            tool_call=tool.model_copy(deep=True),
+            options=[
+                PermissionOption(option_id=o.option_id, name=o.name, kind=o.kind)
+                for o in asked.options
+            ],
+            rejections=state.scope.rejections,
+        )
+        self._permissions.add(request, asked.reply)
+        self._publisher.permission_requested(state, request)
+
+    def _ignore(self, kind: str) -> None:
+        if kind not in self._ignored:
+            self._ignored.add(kind)
+            log.info("ignoring session updates of kind %r", kind)

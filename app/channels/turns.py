@@ -1,0 +1,277 @@
+"""Turns: a channel answers one user message at a time (its worker). The message's recipients
+answer one after the other, each holding its agent's lock, since an agent answers one channel at
+a time. Messages sent meanwhile wait, `queued`, and go out in order. Stop cancels the message's
+scope: the agent due, the queue and the permission requests go; the answer in progress is asked
+to stop, and left behind if the agent ignores that for too long.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from app.acp.errors import describe_error
+from app.agents.supervisor import Supervisor
+from app.channels.answer import Answer
+from app.channels.context import CONTEXT_MESSAGES, build_prompt
+from app.channels.membership import Membership
+from app.channels.permissions import PermissionBroker
+from app.channels.publishing import Publisher, new_message
+from app.channels.registry import ChannelRegistry
+from app.channels.routing import Route, route
+from app.channels.sessions import Sessions
+from app.channels.state import ActiveTurn, CancelScope, ChannelState
+from app.core.errors import UserError
+from app.i18n import _
+from app.models.conversation import Message, Part, StopReason
+
+if TYPE_CHECKING:
+    from app.acp.connection import AgentConnection
+
+log = logging.getLogger(__name__)
+
+CANCEL_GRACE = 10.0  # an agent that ignores session/cancel is left behind after this long
+STOP_GRACE = 2.0  # the same when the channel is deleted or the app closes
+
+
+class Turns:
+    def __init__(
+        self,
+        registry: ChannelRegistry,
+        publisher: Publisher,
+        permissions: PermissionBroker,
+        membership: Membership,
+        sessions: Sessions,
+        supervisor: Supervisor,
+    ) -> None:
+        self._registry = registry
+        self._publisher = publisher
+        self._permissions = permissions
+        self._membership = membership
+        self._sessions = sessions
+        self._supervisor = supervisor
+        self._agent_locks: dict[str, asyncio.Lock] = {}
+
+    def agent_lock(self, agent: str) -> asyncio.Lock:
+        return self._agent_locks.setdefault(agent, asyncio.Lock())
+
+    # ---- sending -----------------------------------------------------------------------------
+
+    def send(self, state: ChannelState, text: str) -> str:
+        if not text.strip():
+            raise UserError(_("the message is empty"))
+        message = new_message(state.id, "user", parts=[Part(kind="text", text=text)])
+        if state.busy:
+            message.queued = True
+            state.queue.append(message)
+            self._publisher.message(message)
+            self._publisher.turn(state)
+            return message.id
+        self._registry.keep(message)
+        self._publisher.message(message)
+        state.queue.append(message)
+        state.worker = asyncio.get_running_loop().create_task(self._work(state))
+        return message.id
+
+    async def _work(self, state: ChannelState) -> None:
+        self._publisher.turn(state)
+        try:
+            while state.queue:
+                message = state.queue.pop(0)
+                if message.queued:
+                    message.queued = False
+                    self._registry.keep(message)
+                    self._publisher.message(message)
+                state.scope = CancelScope()
+                try:
+                    await self._answer_message(state, message)
+                except Exception:
+                    log.exception("answering a message failed")
+        finally:
+            state.answering, state.due = "", []
+            state.worker = None
+            self._publisher.turn(state)
+
+    async def _answer_message(self, state: ChannelState, message: Message) -> None:
+        decided = route(
+            message.parts[0].text,
+            configured=self._supervisor.names(),
+            members=list(state.channel.members),
+            direct=state.channel.direct,
+            last_responder=state.stored.last_responder,
+        )
+        if decided.no_recipient:
+            self._publisher.system(state, "no-recipient", "")
+            return
+        for agent in decided.joining:
+            if agent not in state.channel.members:
+                self._membership.join(state, agent)
+        state.due = list(decided.recipients)
+        while state.due and not state.scope.cancelled:
+            agent = state.due.pop(0)
+            await self._agent_turn(state, agent, decided, message)
+
+    async def _agent_turn(
+        self, state: ChannelState, agent: str, decided: Route, message: Message
+    ) -> None:
+        lock = self.agent_lock(agent)
+        state.answering = agent
+        self._publisher.turn(state)  # whose turn it is, even while waiting for another channel
+        if not await _take_turn(state.scope, lock):
+            return
+        try:
+            if agent not in state.channel.members:
+                return
+            try:
+                conn = await self._supervisor.acquire(agent)
+            except UserError as err:
+                self._publisher.system(state, "agent-unavailable", agent, str(err))
+                return
+            try:
+                await self._prompt(state, agent, conn, decided, message)
+            finally:
+                self._supervisor.release(agent)
+        finally:
+            lock.release()
+
+    async def _prompt(
+        self,
+        state: ChannelState,
+        agent: str,
+        conn: AgentConnection,
+        decided: Route,
+        message: Message,
+    ) -> None:
+        try:
+            session_id = await self._sessions.open(state, agent, conn)
+        except Exception as err:
+            self._publisher.system(state, "agent-unavailable", agent, describe_error(err))
+            return
+        member = state.member(agent)
+        prompt = decided.text
+        if not decided.command:
+            unseen = [
+                m
+                for m in self._registry.history.messages_after(
+                    state.id, member.last_seen, CONTEXT_MESSAGES + 1
+                )
+                if m.id != message.id
+            ]
+            prompt = build_prompt(decided.text, unseen, agent, state.channel.name)
+        turn = ActiveTurn(
+            agent, Answer(new_message(state.id, "agent", agent=agent, done=False)), conn, session_id
+        )
+        state.turn = turn
+        answer = turn.answer.message
+        self._publisher.message(answer)
+        try:
+            stop_reason = await _await_prompt(state.scope, turn, prompt)
+            # Some agents answer a cancel with end_turn.
+            answer.stop_reason = "cancelled" if state.scope.cancelled else stop_reason
+        except Exception as err:
+            answer.error = describe_error(err)
+            if isinstance(err, ConnectionError):
+                tail = "\n".join(conn.stderr_tail(5))
+                answer.error += f"\n{tail}" if tail else ""
+        except BaseException:  # the task was cancelled: the answer is not kept
+            self._end_answer(state, agent)
+            raise
+        answer.done = True
+        try:
+            if not state.closing:
+                # Stored before the views forget the live answer: a page reading meanwhile
+                # sees it once or twice (deduplicated), never not at all (app/channels/reading.py).
+                self._registry.keep(answer)
+        except Exception as err:  # a full disk, a damaged database: shown, said, not lost now
+            log.exception("could not keep an answer in history")
+            answer.error = _("this answer could not be saved: {reason}").format(
+                reason=f"{type(err).__name__}: {err}"
+            )
+        finally:
+            self._end_answer(state, agent)
+        self._publisher.message(answer)
+        if state.closing:
+            return
+        member.last_seen = answer.id
+        state.stored.last_responder = agent
+        self._registry.save(state)
+
+    def _end_answer(self, state: ChannelState, agent: str) -> None:
+        state.turn = None
+        held, state.held = state.held, []
+        for message in held:
+            try:
+                self._registry.keep(message)
+            except Exception:
+                log.exception("could not keep a message in history")
+        self._publisher.permissions_resolved(state, self._permissions.cancel(state.id, agent))
+
+    # ---- stopping ----------------------------------------------------------------------------
+
+    async def cancel(self, state: ChannelState) -> None:
+        state.scope.cancel()
+        state.due = []
+        for message in state.queue_view():  # dropped, and not kept in history
+            message.queued = False
+            message.error = "cancelled"
+            self._publisher.message(message)
+        state.queue = []
+        self._publisher.permissions_resolved(state, self._permissions.cancel(state.id))
+        await self.cancel_answer(state)
+        self._publisher.turn(state)
+
+    async def cancel_answer(self, state: ChannelState) -> None:
+        """Asks the agent to stop the answer in progress; leaves it behind after a grace."""
+        turn = state.turn
+        if turn is None:
+            return
+        await turn.conn.cancel(turn.session_id)
+        asyncio.get_running_loop().call_later(CANCEL_GRACE, state.scope.abandon)
+
+    async def stop_channel(self, state: ChannelState) -> None:
+        """Cancels everything and waits (briefly) for the worker: the channel is deleted or the
+        app closes, so an interrupted answer is not kept."""
+        state.closing = True
+        await self.cancel(state)
+        worker = state.worker
+        if worker is None:
+            return
+        await asyncio.wait({worker}, timeout=STOP_GRACE)
+        if not worker.done():
+            state.scope.abandon()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(worker), CANCEL_GRACE)
+
+
+async def _take_turn(scope: CancelScope, lock: asyncio.Lock) -> bool:
+    """Waits for the agent (busy in another channel) unless the message is cancelled."""
+    if scope.cancelled:
+        return False
+    acquire = asyncio.ensure_future(lock.acquire())
+    cancelled = asyncio.ensure_future(scope.wait_cancelled())
+    await asyncio.wait({acquire, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+    cancelled.cancel()
+    if acquire.done() and not acquire.cancelled():
+        if not scope.cancelled:
+            return True
+        lock.release()  # got it just as the message was cancelled: give it back
+        return False
+    acquire.cancel()
+    return False
+
+
+async def _await_prompt(scope: CancelScope, turn: ActiveTurn, prompt: str) -> StopReason:
+    """The prompt's stop reason; "cancelled" if the agent ignores a cancel for too long."""
+    task = asyncio.ensure_future(turn.conn.prompt(turn.session_id, prompt))
+    abandoned = asyncio.ensure_future(scope.wait_abandoned())
+    try:
+        await asyncio.wait({task, abandoned}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        abandoned.cancel()
+    if task.done():
+        return task.result()
+    log.warning("leaving an answer behind: the agent did not end it after session/cancel")
+    task.add_done_callback(lambda t: t.cancelled() or t.exception())
+    return "cancelled"
