@@ -17,7 +17,6 @@ from app.config import recent
 from app.config.atomic import write_atomic
 from app.config.files import absolute, check_openable
 from app.config.model import Config
-from app.config.problems import Problem
 from app.config.validate import Validation, validate_text
 from app.config.watcher import ConfigWatcher
 from app.core.errors import ConfigError
@@ -26,6 +25,7 @@ from app.events import names
 from app.events.bus import EventBus
 from app.events.payloads import ConfigChanged
 from app.i18n import _, set_language
+from app.models.problems import Problem
 
 log = logging.getLogger(__name__)
 
