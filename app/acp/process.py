@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app.acp.stderr import StderrTail
+from app.config.files import folder_missing
 from app.i18n import _
 
 STDOUT_LIMIT = 64 * 1024 * 1024 + 1024
@@ -50,7 +51,7 @@ class AgentProcess:
         log_ring: deque[str] | None = None,
     ) -> AgentProcess:
         if not cwd.is_dir():
-            raise SpawnError(_("the folder {path} does not exist").format(path=cwd))
+            raise SpawnError(folder_missing(str(cwd)))
         full_env = {**os.environ, **env}
         kwargs: dict[str, object] = {}
         if sys.platform == "win32":

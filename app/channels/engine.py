@@ -40,7 +40,7 @@ class ChannelEngine:
         self._permissions = PermissionBroker()
         self._publisher = Publisher(bus, self._registry, self._permissions)
         self._commands = CommandCatalog(bus, self._registry)
-        self._membership = Membership(self._registry, self._publisher, supervisor.names)
+        self._membership = Membership(self._registry, self._publisher, supervisor)
         streaming = Streaming(self._registry, self._publisher, self._permissions, self._commands)
         self._sessions = Sessions(self._registry, streaming)
         self._turns = Turns(

@@ -3,8 +3,7 @@ leaving. Argument types are checked once, by the service; this checks values."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from app.agents.supervisor import Supervisor
 from app.channels.publishing import Publisher
 from app.channels.registry import ChannelRegistry
 from app.channels.state import ChannelState
@@ -23,17 +22,16 @@ class Membership:
         self,
         registry: ChannelRegistry,
         publisher: Publisher,
-        configured: Callable[[], list[str]],
+        supervisor: Supervisor,
     ) -> None:
         self._registry = registry
         self._publisher = publisher
-        self._configured = configured  # the agents of the configuration in force
+        self._supervisor = supervisor
 
     def agent(self, name: str) -> str:
-        """`name` if it is a configured agent; a UserError otherwise."""
-        if name in self._configured():
-            return name
-        raise UserError(_("there is no agent named {name}").format(name=f"`{name}`"))
+        """`name` if it is an agent of the configuration in force; a UserError otherwise."""
+        self._supervisor.runtime(name)
+        return name
 
     def create(self, name: str, description: str = "") -> Channel:
         name, description = self._check(name, description)

@@ -10,6 +10,11 @@ from app.core.errors import ConfigError
 from app.i18n import _
 
 
+def folder_missing(path: str) -> str:
+    """The one sentence for a working folder that is not there (a warning, or a failed start)."""
+    return _("the folder {path} does not exist").format(path=path)
+
+
 def absolute(path: str | os.PathLike[str]) -> Path:
     return Path(os.path.abspath(Path(path).expanduser()))
 

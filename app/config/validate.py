@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from app.config.custom_errors import Custom, custom_kind, custom_message
+from app.config.files import folder_missing
 from app.config.model import AGENT_NAME_PATTERN, Config
 from app.config.yamldoc import (
     clamp,
@@ -262,7 +263,7 @@ def _environment_warnings(
         cwd_path = resolve_cwd(cwd, base_dir) if isinstance(cwd, str) and cwd else None
         if cwd_path is not None and not cwd_path.is_dir():
             line, col = value_position(node, "cwd") or (1, 1)
-            message = _("the folder {path} does not exist").format(path=f"`{cwd_path}`")
+            message = folder_missing(f"`{cwd_path}`")
             out.append(_at(text, line, col, message, warning=True))
         command = agent.get("command")
         if isinstance(command, list) and command and isinstance(command[0], str) and command[0]:
