@@ -56,7 +56,6 @@ class EventPump:
         self._page_ready = threading.Event()
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sidekicks-events", daemon=True)
-        self.batches_sent = 0
 
     def put(self, name: str, payload: dict[str, Any]) -> None:
         if not self._stopped.is_set():
@@ -99,7 +98,6 @@ class EventPump:
     def _deliver(self, batch: list[tuple[str, dict[str, Any]]]) -> None:
         try:
             self._send(script_for(batch))
-            self.batches_sent += 1
         except Exception:
             if not self._stopped.is_set():
                 log.exception("could not deliver %d events to the page", len(batch))

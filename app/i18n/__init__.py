@@ -20,7 +20,6 @@ from app.paths import is_frozen, resource_path
 SUPPORTED = ("en", "fr")
 DOMAIN = "messages"
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
-_current_language = "en"
 _cache: dict[tuple[str, float, float], _gettext.NullTranslations] = {}
 _lock = threading.Lock()
 
@@ -46,15 +45,10 @@ def resolve_language(setting: str) -> str:
 
 def set_language(setting: str) -> str:
     """Switches server-side messages to `setting` (`system`, `en` or `fr`); returns the language."""
-    global _current, _current_language
+    global _current
     language = resolve_language(setting)
     _current = translations(language)
-    _current_language = language
     return language
-
-
-def current_language() -> str:
-    return _current_language
 
 
 def _(message: str) -> str:
