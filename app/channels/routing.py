@@ -15,9 +15,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-MENTION = re.compile(r"(?<![\w@])@([a-z0-9][a-z0-9_-]*)", re.IGNORECASE)
-AGENT_COMMAND = re.compile(r"^/([a-z0-9][a-z0-9_-]*):(\S+)(.*)$", re.IGNORECASE | re.DOTALL)
-LEADING_MENTIONS = re.compile(r"^(\s*@[a-z0-9][a-z0-9_-]*[,:]?)+\s*", re.IGNORECASE)
+# Agent names are ASCII, in any case: with re.IGNORECASE, [a-z] would also match İ, ı, ſ and the
+# Kelvin sign (tests/corpus/routing.json, shared with the UI's port, routing.ts).
+MENTION = re.compile(r"(?<![\w@])@([A-Za-z0-9][A-Za-z0-9_-]*)")
+AGENT_COMMAND = re.compile(r"^/([A-Za-z0-9][A-Za-z0-9_-]*):(\S+)(.*)$", re.DOTALL)
+LEADING_MENTIONS = re.compile(r"^(\s*@[A-Za-z0-9][A-Za-z0-9_-]*[,:]?)+\s*")
 
 
 @dataclass

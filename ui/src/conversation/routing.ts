@@ -9,10 +9,24 @@
 
 import type { Message } from "../../bindings";
 
+// Agent names are ASCII, in any case. (A case-insensitive [a-z] would also match the Kelvin sign
+// and the long s, which Unicode folds to k and s.)
+const NAME = "[A-Za-z0-9][A-Za-z0-9_-]*";
 // Python's \w is Unicode-aware: letters, digits and _ of any script.
-const MENTION = /(?<![\p{L}\p{N}_@])@([a-z0-9][a-z0-9_-]*)/giu;
-const AGENT_COMMAND = /^\/([a-z0-9][a-z0-9_-]*):(\S+)([\s\S]*)$/iu;
-const LEADING_MENTIONS = /^(\s*@[a-z0-9][a-z0-9_-]*[,:]?)+\s*/iu;
+const WORD = "\\p{L}\\p{N}_";
+// Python's whitespace (str.strip, \s): JavaScript's trim() and \s also take U+FEFF, and leave
+// U+001C–U+001F and U+0085.
+const SPACE =
+  "\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+const MENTION = new RegExp(`(?<![${WORD}@])@(${NAME})`, "gu");
+const AGENT_COMMAND = new RegExp(`^/(${NAME}):([^${SPACE}]+)([\\s\\S]*)$`, "u");
+const LEADING_MENTIONS = new RegExp(`^([${SPACE}]*@${NAME}[,:]?)+[${SPACE}]*`, "u");
+const SURROUNDING_SPACE = new RegExp(`^[${SPACE}]+|[${SPACE}]+$`, "gu");
+
+/** Python's str.strip(): the text without the whitespace around it. */
+function strip(text: string): string {
+  return text.replace(SURROUNDING_SPACE, "");
+}
 
 export interface Route {
   /** In answering order. */
@@ -54,7 +68,7 @@ export interface RouteContext {
 
 export function route(text: string, ctx: RouteContext): Route {
   const { configured, members, direct = "", lastResponder = "" } = ctx;
-  let stripped = text.trim();
+  let stripped = strip(text);
   if (direct) {
     const command = stripped.startsWith("/");
     const explicit = AGENT_COMMAND.exec(stripped);
