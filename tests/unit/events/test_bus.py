@@ -8,7 +8,6 @@ import pytest
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from app.channels.models import Message, Part, ToolCall
 from app.events import names
 from app.events.bus import EventBus
 from app.events.payloads import (
@@ -17,6 +16,7 @@ from app.events.payloads import (
     MessageDelta,
     PermissionRequested,
 )
+from app.models.conversation import Message, Part, ToolCall
 from tests.unit.events.spec_events import SpecField, parse_payload, spec_events
 
 SPEC_EVENTS = spec_events()

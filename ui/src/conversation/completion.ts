@@ -25,8 +25,8 @@ export interface Completion {
   items: Item[];
 }
 
-const MENTION_AT_CARET = /(?:^|[^\p{L}\p{N}_@])@([a-z0-9_-]*)$/iu;
-const COMMAND_AT_CARET = /^((?:\s*@[a-z0-9][a-z0-9_-]*[,:]?\s+)*)\/(\S*)$/iu;
+X
+const COMMAND_AT_CARET = /^((?:\s*@[A-Za-z0-9][A-Za-z0-9_-]*[,:]?\s+)*)\/(\S*)$/u;
 const MAX_ITEMS = 12;
 
 export interface CompletionContext extends RouteContext {
