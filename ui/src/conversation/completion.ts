@@ -25,7 +25,7 @@ export interface Completion {
   items: Item[];
 }
 
-X
+const MENTION_AT_CARET = /(?:^|[^\p{L}\p{N}_@])@([A-Za-z0-9_-]*)$/u;
 const COMMAND_AT_CARET = /^((?:\s*@[A-Za-z0-9][A-Za-z0-9_-]*[,:]?\s+)*)\/(\S*)$/u;
 const MAX_ITEMS = 12;
 
