@@ -43,9 +43,9 @@ def _run_headless(app: Sidekicks) -> None:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     info = app.api.ConfigService.Current()
-    state = "valid" if info["valid"] else f"{len(info['problems'])} problem(s)"
-    created = " (created)" if info["created"] else ""
-    print(f"Sidekicks {__version__}: {info['path']}{created} [{info['source']}], {state}")
+    state = "valid" if info.valid else f"{len(info.problems)} problem(s)"
+    created = " (created)" if info.created else ""
+    print(f"Sidekicks {__version__}: {info.path}{created} [{info.source}], {state}")
     print("Running headless (no window). Press Ctrl-C to quit.", flush=True)
     stop.wait()
 

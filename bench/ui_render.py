@@ -86,12 +86,12 @@ def prefill(config: Path) -> None:
         for agent in ("demo", "other"):
             direct = sk.api.ChannelService.Direct(agent)
             for i in range(MARKDOWN_MESSAGES // 2):
-                sk.api.ChannelService.Send(direct["id"], f"/echo {markdown(i)} ({agent})")
-                wait_idle(sk, direct["id"], 60)
+                sk.api.ChannelService.Send(direct.id, f"/echo {markdown(i)} ({agent})")
+                wait_idle(sk, direct.id, 60)
         history = sk.api.ChannelService.Create("history", "no members")
         for i in range(HISTORY_SENDS):
-            sk.api.ChannelService.Send(history["id"], f"message {i}")
-        wait_idle(sk, history["id"])
+            sk.api.ChannelService.Send(history.id, f"message {i}")
+        wait_idle(sk, history.id)
 
 
 def paced_agent() -> None:

@@ -52,6 +52,6 @@ class AgentService:
         return self._core.call(lambda: self._supervisor.logs(name))
 
 
-def _require_name(name: object) -> None:
-    if not isinstance(name, str) or not name:
+def _require_name(name: str) -> None:
+    if not name:
         raise UserError(_("an agent name is required"))

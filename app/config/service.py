@@ -73,13 +73,11 @@ class ConfigService:
     @exposed
     def Validate(self, text: str) -> list[Problem]:
         """Problems and warnings of `text`, without saving."""
-        _require_text(text)
         return self._core.call(lambda: self._store.validate(text))
 
     @exposed
     def Save(self, text: str) -> list[Problem]:
         """Writes `text` if it has no problem; returns its problems and warnings either way."""
-        _require_text(text)
         return self._core.call(lambda: self._store.save(text))
 
     @exposed
@@ -90,7 +88,7 @@ class ConfigService:
     @exposed
     def Open(self, path: str) -> ConfigInfo:
         """Stops the answers and agents, then loads and watches `path` with its own history."""
-        if not isinstance(path, str) or not path.strip():
+        if not path.strip():
             raise UserError(_("no file was given"))
         self._core.run(self._store.open(path), timeout=OPEN_TIMEOUT)
         return self._core.call(self._info)
@@ -108,8 +106,3 @@ class ConfigService:
     def Recent(self) -> list[str]:
         """Configuration files opened from the app, most recent first (8 at most)."""
         return recent.recent()
-
-
-def _require_text(text: object) -> None:
-    if not isinstance(text, str):
-        raise UserError(_("the configuration text must be a string"))

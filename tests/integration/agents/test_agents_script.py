@@ -41,7 +41,7 @@ def test_a_missing_program_is_reported_on_stderr() -> None:
 def test_the_agent_speaks_acp_through_the_script(tmp_path: Path) -> None:
     config = write_config(tmp_path / "c.yaml", script_agent())
     with Sidekicks(config=config, tuning=Tuning(stdin_grace=2, term_grace=2)) as sk:
-        assert sk.api.AgentService.Start("a")["state"] == "ready"
+        assert sk.api.AgentService.Start("a").state == "ready"
 
 
 def test_closing_stdin_ends_the_agent_and_the_script_stops_its_helper(

@@ -11,6 +11,7 @@ import pytest
 from app import Sidekicks
 from app.agents.supervisor import Tuning
 from app.core.errors import UserError
+from app.models.agents import AgentInfo
 from tests.agents import agent_yaml, write_config
 from tests.waiting import EventLog, wait_for
 
@@ -56,28 +57,28 @@ def states(log: EventLog, agent: str) -> list[str]:
     return [p["state"] for p in log.named("agent:state") if p["agent"] == agent]
 
 
-def agent(sk: Sidekicks, name: str) -> dict[str, object]:
-    return next(a for a in sk.api.AgentService.List() if a["name"] == name)
+def agent(sk: Sidekicks, name: str) -> AgentInfo:
+    return next(a for a in sk.api.AgentService.List() if a.name == name)
 
 
 def test_list_shows_every_agent_stopped_in_configuration_order(make_app) -> None:
     sk, _ = make_app(agent_yaml("zed") + agent_yaml("alpha") + agent_yaml("mid", title="Mid"))
     agents = sk.api.AgentService.List()
-    assert [a["name"] for a in agents] == ["zed", "alpha", "mid"]
-    assert agents[2] == {
+    assert [a.name for a in agents] == ["zed", "alpha", "mid"]
+    assert agents[2].wire() == {
         "name": "mid", "title": "Mid", "icon": "", "description": "",
         "state": "stopped", "error": "", "outdated": False,
     }  # fmt: skip
-    assert agents[0]["title"] == "zed"
+    assert agents[0].title == "zed"
 
 
 def test_start_goes_through_starting_to_ready_and_stop_back_to_stopped(make_app) -> None:
     sk, log = make_app(agent_yaml("a"))
     mark = log.mark()
     info = sk.api.AgentService.Start("a")
-    assert info["state"] == "ready"
+    assert info.state == "ready"
     sk.api.AgentService.Stop("a")
-    assert agent(sk, "a")["state"] == "stopped"
+    assert agent(sk, "a").state == "stopped"
     assert [p["state"] for p in log.named("agent:state", since=mark)] == [
         "starting", "ready", "stopped",
     ]  # fmt: skip
@@ -106,10 +107,10 @@ def test_a_failed_start_ends_in_error_with_the_reason_and_stderr(
         sk.api.AgentService.Start("a")
     assert expected in str(raised.value)
     info = agent(sk, "a")
-    assert info["state"] == "error"
-    assert expected in str(info["error"])
+    assert info.state == "error"
+    assert expected in str(info.error)
     assert states(log, "a")[-2:] == ["starting", "error"]
-    assert log.named("agent:state")[-1]["error"] == info["error"]
+    assert log.named("agent:state")[-1]["error"] == info.error
 
 
 def test_an_agent_that_never_answers_initialize_times_out(make_app) -> None:
@@ -117,14 +118,14 @@ def test_an_agent_that_never_answers_initialize_times_out(make_app) -> None:
     sk, _ = make_app(agent_yaml("a", "no-initialize"), tuning=tuning)
     with pytest.raises(UserError, match=r"did not answer `initialize` within 0.5 s"):
         sk.api.AgentService.Start("a")
-    assert "fake agent ready" in str(agent(sk, "a")["error"])
+    assert "fake agent ready" in str(agent(sk, "a").error)
 
 
 def test_a_command_that_does_not_exist_is_an_error_a_person_understands(make_app) -> None:
     sk, _ = make_app("  - name: a\n    command: [no-such-program-xyz]\n")
     with pytest.raises(UserError, match="`no-such-program-xyz` was not found"):
         sk.api.AgentService.Start("a")
-    assert agent(sk, "a")["state"] == "error"
+    assert agent(sk, "a").state == "error"
 
 
 def test_a_cwd_that_does_not_exist_is_an_error(make_app, tmp_path: Path) -> None:
@@ -140,7 +141,7 @@ def test_an_error_agent_can_be_started_again(make_app, config_path: Path) -> Non
     mark = log.mark()
     write_config(config_path, agent_yaml("a"))
     log.wait("config:changed", since=mark, timeout=3)
-    assert sk.api.AgentService.Start("a")["state"] == "ready"
+    assert sk.api.AgentService.Start("a").state == "ready"
 
 
 def test_a_crash_goes_to_error_with_stderr_and_is_not_restarted(make_app) -> None:
@@ -153,7 +154,7 @@ def test_a_crash_goes_to_error_with_stderr_and_is_not_restarted(make_app) -> Non
     assert [p["state"] for p in log.named("agent:state", since=mark)] == [
         "starting", "ready", "error",
     ]  # fmt: skip
-    assert agent(sk, "a")["state"] == "error"
+    assert agent(sk, "a").state == "error"
 
 
 def test_stop_during_starting_ends_stopped_once_the_start_finishes(make_app) -> None:
@@ -170,9 +171,9 @@ def test_stop_during_starting_ends_stopped_once_the_start_finishes(make_app) -> 
     starter = threading.Thread(target=start)
     starter.start()
     log.wait("agent:state", lambda p: p["state"] == "starting")
-    assert sk.api.AgentService.Stop("a")["state"] == "stopped"
+    assert sk.api.AgentService.Stop("a").state == "stopped"
     starter.join(10)
-    assert agent(sk, "a")["state"] == "stopped"
+    assert agent(sk, "a").state == "stopped"
     assert "error" not in states(log, "a")
     assert errors  # the start itself did not succeed
 
@@ -186,11 +187,11 @@ def test_a_changed_definition_marks_a_running_agent_outdated_until_restart(
     write_config(config_path, agent_yaml("a", description="changed") + agent_yaml("b", title="B"))
     event = log.wait("agent:state", lambda p: p["agent"] == "a", since=mark, timeout=3)
     assert event["state"] == "ready"
-    assert agent(sk, "a")["outdated"] is True
-    assert agent(sk, "b")["outdated"] is False  # not running: nothing to restart
-    assert agent(sk, "b")["title"] == "B"
-    assert sk.api.AgentService.Restart("a")["outdated"] is False
-    assert agent(sk, "a")["description"] == "changed"
+    assert agent(sk, "a").outdated is True
+    assert agent(sk, "b").outdated is False  # not running: nothing to restart
+    assert agent(sk, "b").title == "B"
+    assert sk.api.AgentService.Restart("a").outdated is False
+    assert agent(sk, "a").description == "changed"
 
 
 def test_an_agent_removed_from_the_configuration_is_stopped(make_app, config_path: Path) -> None:
@@ -200,7 +201,7 @@ def test_an_agent_removed_from_the_configuration_is_stopped(make_app, config_pat
     write_config(config_path, agent_yaml("b"))
     log.wait("agent:state", lambda p: p["agent"] == "a" and p["state"] == "stopped",
              since=pid_seen, timeout=5)  # fmt: skip
-    assert [a["name"] for a in sk.api.AgentService.List()] == ["b"]
+    assert [a.name for a in sk.api.AgentService.List()] == ["b"]
 
 
 def test_the_least_recently_used_idle_agent_makes_room(make_app) -> None:
@@ -211,8 +212,8 @@ def test_the_least_recently_used_idle_agent_makes_room(make_app) -> None:
     clock.now += 10
     sk.api.AgentService.Start("b")
     clock.now += 10
-    assert sk.api.AgentService.Start("c")["state"] == "ready"
-    assert [x["state"] for x in sk.api.AgentService.List()] == ["stopped", "ready", "ready"]
+    assert sk.api.AgentService.Start("c").state == "ready"
+    assert [x.state for x in sk.api.AgentService.List()] == ["stopped", "ready", "ready"]
 
 
 def test_a_start_is_refused_when_every_running_agent_is_busy(make_app) -> None:
@@ -220,14 +221,14 @@ def test_a_start_is_refused_when_every_running_agent_is_busy(make_app) -> None:
     supervisor = sk._supervisor
     sk._core.run(supervisor.acquire("a"))
     sk._core.run(supervisor.acquire("b"))
-    assert agent(sk, "a")["state"] == "busy"
+    assert agent(sk, "a").state == "busy"
     with pytest.raises(UserError) as raised:
         sk.api.AgentService.Start("c")
     assert str(raised.value) == "too many agents running: 2 agent(s) busy (a, b), the limit is 2"
     sk._core.call(lambda: supervisor.release("b"))
-    assert agent(sk, "b")["state"] == "ready"
-    assert sk.api.AgentService.Start("c")["state"] == "ready"
-    assert agent(sk, "b")["state"] == "stopped"
+    assert agent(sk, "b").state == "ready"
+    assert sk.api.AgentService.Start("c").state == "ready"
+    assert agent(sk, "b").state == "stopped"
 
 
 def test_an_idle_agent_is_stopped_after_the_configured_time(make_app) -> None:
@@ -239,7 +240,7 @@ def test_an_idle_agent_is_stopped_after_the_configured_time(make_app) -> None:
     clock.now += 89
     clock.now += 2
     log.wait("agent:state", lambda p: p["agent"] == "a" and p["state"] == "stopped", timeout=5)
-    assert agent(sk, "b")["state"] == "busy"  # in use: never stopped for idleness
+    assert agent(sk, "b").state == "busy"  # in use: never stopped for idleness
     sk._core.call(lambda: sk._supervisor.release("b"))
 
 
@@ -250,7 +251,7 @@ def test_idle_stop_never_happens_when_the_limit_is_zero(make_app) -> None:
     sk.api.AgentService.Start("a")
     clock.now += 10**9
     sk._core.run(sk._supervisor.stop_idle())
-    assert agent(sk, "a")["state"] == "ready"
+    assert agent(sk, "a").state == "ready"
 
 
 def test_logs_keep_the_last_200_stderr_lines_and_stream_them(make_app) -> None:
@@ -296,7 +297,7 @@ def test_stopping_a_stubborn_agent_ends_it_and_its_grandchildren(
     from tests.processes import alive
 
     assert not any(alive(pid) for pid in pids)
-    assert agent(sk, "a")["state"] == "stopped"
+    assert agent(sk, "a").state == "stopped"
 
 
 def test_closing_the_app_stops_every_agent(
@@ -326,7 +327,7 @@ def test_a_program_that_prints_no_json_times_out_with_its_stderr(make_app) -> No
     with pytest.raises(UserError) as raised:
         sk.api.AgentService.Start("a")
     assert "did not answer `initialize` within 1 s\nnot an ACP agent" in str(raised.value)
-    assert agent(sk, "a")["state"] == "error"
+    assert agent(sk, "a").state == "error"
 
 
 def test_a_crash_while_busy_goes_to_error_and_the_user_is_released(make_app) -> None:
@@ -354,12 +355,12 @@ def test_a_crash_while_busy_goes_to_error_and_the_user_is_released(make_app) -> 
     event = log.wait("agent:state", lambda p: p["state"] == "error")
     assert "exit code 1" in event["error"]
     assert "dying mid-turn" in event["error"]
-    assert agent(sk, "a")["state"] == "error"
+    assert agent(sk, "a").state == "error"
 
 
 def test_the_builtin_demo_agent_starts_and_announces_itself(make_app) -> None:
     sk, _ = make_app("  - name: demo\n    builtin: demo\n")
-    assert sk.api.AgentService.Start("demo")["state"] == "ready"
+    assert sk.api.AgentService.Start("demo").state == "ready"
     conn = sk._supervisor.runtime("demo").conn
     assert conn is not None
     assert conn.info is not None

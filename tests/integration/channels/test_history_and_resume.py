@@ -24,17 +24,17 @@ def test_channels_members_messages_and_commands_survive_a_restart(
     chat = open_chat()
     room = chat.channels.Create("keep", "kept across restarts")
     mark = chat.log.mark()
-    chat.channels.Send(room["id"], "@loader hi")
-    chat.finished(room["id"], "loader", since=mark)
-    chat.idle(room["id"], since=mark)
-    before = chat.channels.Conversation(room["id"])
+    chat.channels.Send(room.id, "@loader hi")
+    chat.finished(room.id, "loader", since=mark)
+    chat.idle(room.id, since=mark)
+    before = chat.channels.Conversation(room.id)
     commands = chat.channels.Commands("loader")
     assert commands
     chat.sk.close()
 
     again = open_chat()
-    assert again.channels.List() == [before["channel"]]
-    after = again.channels.Conversation(room["id"])
+    assert [c.wire() for c in again.channels.List()] == [before["channel"]]
+    after = again.channels.Conversation(room.id)
     assert after["messages"] == before["messages"]
     assert after["usage"] == before["usage"]
     assert again.channels.Commands("loader") == commands
@@ -46,16 +46,16 @@ def test_an_agent_that_can_load_resumes_its_session_without_duplicating_history(
     chat = open_chat()
     room = chat.channels.Create("resume")
     mark = chat.log.mark()
-    chat.channels.Send(room["id"], "@loader first")
-    chat.finished(room["id"], "loader", since=mark)
-    chat.idle(room["id"], since=mark)
+    chat.channels.Send(room.id, "@loader first")
+    chat.finished(room.id, "loader", since=mark)
+    chat.idle(room.id, since=mark)
     session_id = methods(chat, "loader", "session/new")[0]["params"]
     chat.sk.close()
 
     again = open_chat()
     mark = again.log.mark()
-    again.channels.Send(room["id"], "second")  # the last responder answers
-    answer = again.finished(room["id"], "loader", since=mark)
+    again.channels.Send(room.id, "second")  # the last responder answers
+    answer = again.finished(room.id, "loader", since=mark)
     assert answer["parts"][0]["text"] == "echo: second"
     loads = methods(again, "loader", "session/load")
     assert len(loads) == 1
@@ -65,7 +65,7 @@ def test_an_agent_that_can_load_resumes_its_session_without_duplicating_history(
     assert again.prompts("loader")[-1] == "second"  # it remembers: no context needed
     texts = [
         p["text"]
-        for m in again.channels.Conversation(room["id"])["messages"]
+        for m in again.channels.Conversation(room.id)["messages"]
         for p in m["parts"]
         if p["kind"] == "text"
     ]
@@ -78,15 +78,15 @@ def test_an_agent_without_load_gets_the_latest_messages_in_its_first_prompt(
     chat = open_chat()
     room = chat.channels.Create("fresh")
     mark = chat.log.mark()
-    chat.channels.Send(room["id"], "@alpha remember the number 42")
-    chat.finished(room["id"], "alpha", since=mark)
-    chat.idle(room["id"], since=mark)
+    chat.channels.Send(room.id, "@alpha remember the number 42")
+    chat.finished(room.id, "alpha", since=mark)
+    chat.idle(room.id, since=mark)
     chat.sk.close()
 
     again = open_chat()
     mark = again.log.mark()
-    again.channels.Send(room["id"], "what was the number?")
-    again.finished(room["id"], "alpha", since=mark)
+    again.channels.Send(room.id, "what was the number?")
+    again.finished(room.id, "alpha", since=mark)
     prompt = again.prompts("alpha")[-1]
     assert "Messages in #fresh since your last answer:" in prompt
     assert "[user] @alpha remember the number 42" in prompt
@@ -99,12 +99,12 @@ def test_an_answer_interrupted_by_closing_the_app_is_not_kept(
     chat = open_chat()
     room = chat.channels.Create("interrupted")
     mark = chat.log.mark()
-    chat.channels.Send(room["id"], "@slow take your time")
-    chat.log.wait("message:delta", lambda p: p["channel"] == room["id"], since=mark)
+    chat.channels.Send(room.id, "@slow take your time")
+    chat.log.wait("message:delta", lambda p: p["channel"] == room.id, since=mark)
     chat.sk.close()
 
     again = open_chat()
-    messages = again.channels.Conversation(room["id"])["messages"]
+    messages = again.channels.Conversation(room.id)["messages"]
     assert [(m["role"], m["code"]) for m in messages] == [
         ("user", None), ("system", "agent-joined"),
     ]  # fmt: skip
@@ -114,9 +114,9 @@ def test_a_second_sidekicks_on_the_same_file_keeps_history_in_memory(
     open_chat: Callable[..., Chat], tmp_path: Path
 ) -> None:
     first = open_chat()
-    assert first.sk.api.ConfigService.Current()["historyProblem"] == ""
+    assert first.sk.api.ConfigService.Current().history_problem == ""
     with Sidekicks(config=tmp_path / "chat.yaml", tuning=FAST) as second:
-        problem = second.api.ConfigService.Current()["historyProblem"]
+        problem = second.api.ConfigService.Current().history_problem
         assert "Another Sidekicks" in problem
         room = second.api.ChannelService.Create("in memory")
         assert second.api.ChannelService.List() == [room]
@@ -128,10 +128,10 @@ def test_opening_another_configuration_switches_history(
 ) -> None:
     chat = open_chat()
     room = chat.channels.Create("here")
-    first_config = chat.sk.api.ConfigService.Current()["path"]
+    first_config = chat.sk.api.ConfigService.Current().path
     other = tmp_path / "other.yaml"
     other.write_text("agents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8")
-    chat.channels.Send(room["id"], "kept here")
+    chat.channels.Send(room.id, "kept here")
     outcomes: set[str] = set()
     done = threading.Event()
 
@@ -140,7 +140,7 @@ def test_opening_another_configuration_switches_history(
         # core loop): each one is this channel's conversation or "no channel", nothing else.
         while not done.is_set():
             try:
-                texts = [m["parts"][0]["text"] for m in chat.channels.Conversation(room["id"])[
+                texts = [m["parts"][0]["text"] for m in chat.channels.Conversation(room.id)[
                     "messages"] if m["role"] == "user"]  # fmt: skip
                 outcomes.add("conversation" if texts == ["kept here"] else f"wrong: {texts}")
             except UserError as err:
@@ -154,7 +154,7 @@ def test_opening_another_configuration_switches_history(
         chat.sk.api.ConfigService.Open(str(other))
         assert chat.channels.List() == []
         there = chat.channels.Create("there")
-        assert chat.channels.Conversation(there["id"])["messages"] == []
+        assert chat.channels.Conversation(there.id)["messages"] == []
         wait_for(lambda: "no channel" in outcomes, what="a read while the other history is open")
         chat.sk.api.ConfigService.Open(first_config)
         assert chat.channels.List() == [room]
@@ -172,14 +172,14 @@ def test_a_message_that_waited_in_the_queue_stays_where_it_was_sent_after_a_rest
     chat = open_chat()
     room = chat.channels.Create("order")
     mark = chat.log.mark()
-    first = chat.channels.Send(room["id"], "@alpha @beta first")
-    second = chat.channels.Send(room["id"], "second")
+    first = chat.channels.Send(room.id, "@alpha @beta first")
+    second = chat.channels.Send(room.id, "second")
     chat.log.wait(
         "message:updated",
         lambda p: p["message"]["id"] == second and not p["message"]["queued"],
         since=mark,
     )
-    chat.idle(room["id"], since=chat.log.mark() - 1)
+    chat.idle(room.id, since=chat.log.mark() - 1)
     expected = [(first, "user"), ("", "alpha"), ("", "beta"), (second, "user"), ("", "beta")]
 
     def shown(conversation: dict) -> list[tuple[str, str]]:
@@ -199,12 +199,12 @@ def test_a_message_that_waited_in_the_queue_stays_where_it_was_sent_after_a_rest
                  if e["message"]["role"] == "agent" and e["message"]["done"]]) == 3,
         since=mark,
     )  # fmt: skip
-    chat.idle(room["id"], since=mark)
-    assert shown(chat.channels.Conversation(room["id"])) == expected
+    chat.idle(room.id, since=mark)
+    assert shown(chat.channels.Conversation(room.id)) == expected
     chat.sk.close()
 
     again = open_chat()
-    assert shown(again.channels.Conversation(room["id"])) == expected
+    assert shown(again.channels.Conversation(room.id)) == expected
 
 
 def test_a_member_added_while_an_answer_streams_stays_below_that_answer_after_a_restart(
@@ -213,20 +213,20 @@ def test_a_member_added_while_an_answer_streams_stays_below_that_answer_after_a_
     chat = open_chat()
     room = chat.channels.Create("joining")
     mark = chat.log.mark()
-    chat.channels.Send(room["id"], "@slow go on")  # slow joins, then answers until cancelled
+    chat.channels.Send(room.id, "@slow go on")  # slow joins, then answers until cancelled
     chat.log.wait(
-        "message:delta", lambda p: p["channel"] == room["id"] and p["kind"] == "text", since=mark
+        "message:delta", lambda p: p["channel"] == room.id and p["kind"] == "text", since=mark
     )
-    chat.channels.AddMember(room["id"], "alpha")  # shown below the streaming answer
+    chat.channels.AddMember(room.id, "alpha")  # shown below the streaming answer
 
     def order(conversation: Any) -> list[str]:
         return [f"{m['code'] or m['role']}:{m['agent']}" for m in conversation["messages"]]
 
     shown = ["user:", "agent-joined:slow", "agent:slow", "agent-joined:alpha"]
-    assert order(chat.channels.Conversation(room["id"])) == shown  # read during the answer
-    chat.channels.Cancel(room["id"])
-    chat.idle(room["id"], since=mark)
-    assert order(chat.channels.Conversation(room["id"])) == shown
+    assert order(chat.channels.Conversation(room.id)) == shown  # read during the answer
+    chat.channels.Cancel(room.id)
+    chat.idle(room.id, since=mark)
+    assert order(chat.channels.Conversation(room.id)) == shown
     chat.sk.close()
     again = open_chat()
-    assert order(again.channels.Conversation(room["id"])) == shown
+    assert order(again.channels.Conversation(room.id)) == shown

@@ -38,10 +38,10 @@ def test_first_start_creates_the_default_config_with_the_demo_agent(user_config_
     with Sidekicks() as sk:
         info = sk.api.ConfigService.Current()
         default = user_config_dir / "sidekicks" / "config.yaml"
-        assert info["path"] == str(default)
-        assert info["source"] == "default"
-        assert info["created"] is True
-        assert info["valid"] is True
+        assert info.path == str(default)
+        assert info.source == "default"
+        assert info.created is True
+        assert info.valid is True
         text = default.read_text(encoding="utf-8")
         assert text == default_config_text()
         script = resource_path("scripts", "agents.sh")
@@ -50,17 +50,17 @@ def test_first_start_creates_the_default_config_with_the_demo_agent(user_config_
             assert f"  # - name: {agent}\n" in text
             assert f"  #   command: [{script}, {agent}]\n" in text
     with Sidekicks() as sk:
-        assert sk.api.ConfigService.Current()["created"] is False
+        assert sk.api.ConfigService.Current().created is False
 
 
 def test_current_reports_the_flag_source_and_the_settings(app: tuple[Sidekicks, EventLog]) -> None:
     sk, _ = app
     info = sk.api.ConfigService.Current()
-    assert info["source"] == "flag"
-    assert info["theme"] == "dark"
-    assert info["language"] == "system"
-    assert info["historyProblem"] == ""
-    assert set(info) == {
+    assert info.source == "flag"
+    assert info.theme == "dark"
+    assert info.language == "system"
+    assert info.history_problem == ""
+    assert set(info.wire()) == {
         "path", "source", "created", "valid", "problems", "warnings",
         "theme", "language", "historyProblem",
     }  # fmt: skip
@@ -72,7 +72,7 @@ def test_the_environment_variable_is_used_when_there_is_no_flag(
     monkeypatch.setenv("SIDEKICKS_CONFIG", str(config_file))
     with Sidekicks() as sk:
         info = sk.api.ConfigService.Current()
-    assert (info["source"], info["path"]) == ("env", str(config_file))
+    assert (info.source, info.path) == ("env", str(config_file))
 
 
 def test_a_missing_flag_file_is_a_clear_error(tmp_path: Path) -> None:
@@ -90,7 +90,7 @@ def test_the_most_recent_file_is_reopened_at_the_next_start(
     sk.close()
     with Sidekicks() as again:
         info = again.api.ConfigService.Current()
-    assert (info["source"], info["path"], info["theme"]) == ("recent", str(other), "light")
+    assert (info.source, info.path, info.theme) == ("recent", str(other), "light")
 
 
 def test_content_returns_the_file_text(app: tuple[Sidekicks, EventLog]) -> None:
@@ -108,7 +108,7 @@ def test_save_writes_valid_text_as_given_and_reports_the_change(
     assert config_file.read_text(encoding="utf-8") == text
     event = log.wait("config:changed", lambda p: p["valid"], since=mark)
     assert event["path"] == str(config_file)
-    assert sk.api.ConfigService.Current()["theme"] == "light"
+    assert sk.api.ConfigService.Current().theme == "light"
 
 
 def test_save_of_invalid_text_returns_problems_and_leaves_the_file_untouched(
@@ -117,9 +117,9 @@ def test_save_of_invalid_text_returns_problems_and_leaves_the_file_untouched(
     sk, _ = app
     before = config_file.read_bytes()
     problems = sk.api.ConfigService.Save("theme: purple\nagents: []\n")
-    assert [(p["line"], p["column"], p["warning"]) for p in problems] == [(1, 8, False)]
-    assert "purple" not in problems[0]["message"]
-    assert "theme" in problems[0]["message"]
+    assert [(p.line, p.column, p.warning) for p in problems] == [(1, 8, False)]
+    assert "purple" not in problems[0].message
+    assert "theme" in problems[0].message
     assert config_file.read_bytes() == before
 
 
@@ -129,7 +129,7 @@ def test_save_keeps_warnings_and_still_writes(
     sk, _ = app
     text = VALID + "colour: blue\n"
     entries = sk.api.ConfigService.Save(text)
-    assert [(e["line"], e["warning"]) for e in entries] == [(5, True)]
+    assert [(e.line, e.warning) for e in entries] == [(5, True)]
     assert config_file.read_text(encoding="utf-8") == text
 
 
@@ -137,13 +137,13 @@ def test_validate_does_not_save(app: tuple[Sidekicks, EventLog], config_file: Pa
     sk, _ = app
     entries = sk.api.ConfigService.Validate("agents:\n  - name: x\n")
     assert entries
-    assert entries[0]["line"] == 2
+    assert entries[0].line == 2
     assert config_file.read_text(encoding="utf-8") == VALID
 
 
 def test_validate_refuses_something_that_is_not_text(app: tuple[Sidekicks, EventLog]) -> None:
     sk, _ = app
-    with pytest.raises(UserError, match="string"):
+    with pytest.raises(UserError, match=r"^`text` must be text$"):
         sk.api.ConfigService.Validate(42)  # type: ignore[arg-type]
 
 
@@ -154,7 +154,7 @@ def test_an_external_edit_is_reloaded_and_reported(
     mark = log.mark()
     config_file.write_text(OTHER, encoding="utf-8")
     log.wait("config:changed", lambda p: p["valid"], timeout=3, since=mark)
-    assert sk.api.ConfigService.Current()["theme"] == "light"
+    assert sk.api.ConfigService.Current().theme == "light"
 
 
 def test_an_editor_that_saves_by_rename_is_seen(
@@ -166,7 +166,7 @@ def test_an_editor_that_saves_by_rename_is_seen(
     mark = log.mark()
     os.replace(tmp, config_file)
     log.wait("config:changed", lambda p: p["valid"], timeout=3, since=mark)
-    assert sk.api.ConfigService.Current()["theme"] == "light"
+    assert sk.api.ConfigService.Current().theme == "light"
 
 
 def test_an_invalid_edit_keeps_the_last_valid_configuration(
@@ -177,9 +177,9 @@ def test_an_invalid_edit_keeps_the_last_valid_configuration(
     event = log.wait("config:changed", lambda p: not p["valid"], timeout=3)
     assert [(p["line"], p["column"]) for p in event["problems"]] == [(3, 21)]
     info = sk.api.ConfigService.Current()
-    assert info["valid"] is False
-    assert info["theme"] == "dark"  # still the last valid one
-    assert info["problems"][0]["line"] == 3
+    assert info.valid is False
+    assert info.theme == "dark"  # still the last valid one
+    assert info.problems[0].line == 3
 
 
 def test_a_deleted_file_is_reported_and_a_new_one_is_picked_up(
@@ -190,11 +190,11 @@ def test_a_deleted_file_is_reported_and_a_new_one_is_picked_up(
     config_file.unlink()
     event = log.wait("config:changed", lambda p: not p["valid"], timeout=3, since=mark)
     assert "deleted" in event["problems"][0]["message"]
-    assert sk.api.ConfigService.Current()["theme"] == "dark"
+    assert sk.api.ConfigService.Current().theme == "dark"
     mark = log.mark()
     config_file.write_text(OTHER, encoding="utf-8")
     log.wait("config:changed", lambda p: p["valid"], timeout=3, since=mark)
-    assert sk.api.ConfigService.Current()["theme"] == "light"
+    assert sk.api.ConfigService.Current().theme == "light"
 
 
 def test_open_switches_file_remembers_it_and_watches_it(
@@ -204,12 +204,12 @@ def test_open_switches_file_remembers_it_and_watches_it(
     other = tmp_path / "other.yaml"
     other.write_text(OTHER, encoding="utf-8")
     info = sk.api.ConfigService.Open(str(other))
-    assert (info["path"], info["theme"], info["source"]) == (str(other), "light", "recent")
+    assert (info.path, info.theme, info.source) == (str(other), "light", "recent")
     assert sk.api.ConfigService.Recent() == [str(other)]
     mark = log.mark()
     other.write_text(VALID, encoding="utf-8")
     log.wait("config:changed", lambda p: p["path"] == str(other), timeout=3, since=mark)
-    assert sk.api.ConfigService.Current()["theme"] == "dark"
+    assert sk.api.ConfigService.Current().theme == "dark"
 
 
 @pytest.mark.parametrize(
@@ -262,8 +262,8 @@ def test_a_file_with_mistakes_still_opens_and_shows_them(
     broken = tmp_path / "broken.yaml"
     broken.write_text("agents:\n  - name: Bad Name\n    builtin: demo\n", encoding="utf-8")
     info = sk.api.ConfigService.Open(str(broken))
-    assert info["valid"] is False
-    assert (info["problems"][0]["line"], info["problems"][0]["column"]) == (2, 11)
+    assert info.valid is False
+    assert (info.problems[0].line, info.problems[0].column) == (2, 11)
 
 
 def test_recent_keeps_eight_most_recent_first_without_duplicates(
@@ -297,7 +297,7 @@ def test_choose_opens_the_file_the_chooser_returns(
     other.write_text(OTHER, encoding="utf-8")
     sk.api.ConfigService._set_file_chooser(lambda: str(other))
     assert sk.api.ConfigService.Choose() == str(other)
-    assert sk.api.ConfigService.Current()["path"] == str(other)
+    assert sk.api.ConfigService.Current().path == str(other)
 
 
 def test_schema_is_the_json_schema_of_the_configuration(app: tuple[Sidekicks, EventLog]) -> None:
@@ -326,4 +326,4 @@ def test_an_edit_that_is_not_utf8_is_reported_not_fatal(
     config_file.write_bytes("theme: l\xe9ger\n".encode("latin-1"))
     event = log.wait("config:changed", lambda p: not p["valid"], timeout=3, since=mark)
     assert "UTF-8" in event["problems"][0]["message"]
-    assert sk.api.ConfigService.Current()["theme"] == "dark"
+    assert sk.api.ConfigService.Current().theme == "dark"
