@@ -54,6 +54,22 @@ def test_an_error_rejects_the_promise_with_a_readable_message(window: Page) -> N
         api(window, "ChannelService", "Create", "", "")
 
 
+def test_arguments_from_the_page_are_checked_and_left_out_ones_take_their_default(
+    window: Page,
+) -> None:
+    with pytest.raises(Error, match="`name` must be text"):
+        api(window, "AgentService", "Start", 42)
+    with pytest.raises(Error, match="`id` is missing"):
+        api(window, "ChannelService", "Delete")
+    room = window.evaluate("() => window.pywebview.api.ChannelService.Create('no description')")
+    assert (room["name"], room["description"]) == ("no description", "")
+    # ui/bindings pass a left-out argument on as `undefined`, which reaches Python as null.
+    room = window.evaluate(
+        "() => window.pywebview.api.ChannelService.Create('undefined', undefined)"
+    )
+    assert (room["name"], room["description"]) == ("undefined", "")
+
+
 def test_agent_state_events_arrive_live_and_in_order(window: Page) -> None:
     record_events(window)
     api(window, "AgentService", "Start", "crashy")  # ready, then crashes by itself
