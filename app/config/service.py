@@ -7,13 +7,13 @@ from typing import Any
 
 from app.config import recent
 from app.config.model import json_schema
-from app.config.problems import Problem
 from app.config.store import ConfigStore
 from app.core.errors import UserError
 from app.core.expose import exposed
 from app.core.loop import LoopThread
 from app.i18n import _
-from app.wire import WireModel
+from app.models.problems import Problem
+from app.models.wire import WireModel
 
 OPEN_TIMEOUT = 60.0  # Open stops every agent first (up to ~8 s each, in parallel)
 
