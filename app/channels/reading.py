@@ -86,11 +86,11 @@ class ChannelView:
         )
 
 
-def no_channel(channel_id: object) -> UserError:
+def no_channel(channel_id: str) -> UserError:
     return UserError(_("there is no channel with id {id}").format(id=channel_id))
 
 
-def read_conversation(source: ViewSource, channel_id: object) -> WireJson[Conversation]:
+def read_conversation(source: ViewSource, channel_id: str) -> WireJson[Conversation]:
     """The channel, its last 100 messages (stored, then live, held and queued) and the rest."""
 
     def read(view: ChannelView) -> WireJson[Conversation]:
@@ -105,9 +105,9 @@ def read_conversation(source: ViewSource, channel_id: object) -> WireJson[Conver
     return _with_view(source, channel_id, read)
 
 
-def read_older(source: ViewSource, channel_id: object, before_id: object) -> WireJson[Page]:
+def read_older(source: ViewSource, channel_id: str, before_id: str) -> WireJson[Page]:
     """The 100 stored messages before `before_id`."""
-    if not isinstance(before_id, str) or not before_id:
+    if not before_id:
         raise UserError(_("beforeId must be a message id"))
 
     def read(view: ChannelView) -> WireJson[Page]:
@@ -123,9 +123,9 @@ class ViewSource(Protocol):
     def view(self, channel_id: str) -> ChannelView | None: ...
 
 
-def _with_view(source: ViewSource, channel_id: object, read: Callable[[ChannelView], R]) -> R:
+def _with_view(source: ViewSource, channel_id: str, read: Callable[[ChannelView], R]) -> R:
     for _attempt in range(ATTEMPTS):
-        view = source.view(channel_id) if isinstance(channel_id, str) else None
+        view = source.view(channel_id)
         if view is None:
             break
         try:

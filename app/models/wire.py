@@ -18,17 +18,6 @@ class WireModel(BaseModel):
         return self.model_dump(mode="json", by_alias=True)
 
 
-def to_wire(value: Any) -> Any:
-    """Turns models (and lists/dicts of them) into JSON values; leaves JSON values alone."""
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True)
-    if isinstance(value, list | tuple):
-        return [to_wire(v) for v in value]
-    if isinstance(value, dict):
-        return {k: to_wire(v) for k, v in value.items()}
-    return value
-
-
 M = TypeVar("M", bound=BaseModel)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.models.wire import WireJson, to_wire
+from app.models.wire import WireJson
 
 
 def test_it_reads_as_the_mapping_its_text_encodes() -> None:
@@ -13,11 +13,6 @@ def test_it_reads_as_the_mapping_its_text_encodes() -> None:
     assert dict(value) == {"messages": [{"id": "a"}], "more": False}
     assert value == {"messages": [{"id": "a"}], "more": False}
     assert len(value) == 2 and "more" in value and "nope" not in value
-
-
-def test_it_is_left_as_it_is_by_to_wire() -> None:
-    value = WireJson("{}")
-    assert to_wire(value) is value
 
 
 def test_a_text_that_is_not_an_object_is_refused_when_read() -> None:
