@@ -282,6 +282,9 @@ def test_bad_channel_requests_are_clear_errors_and_change_nothing(chat: Chat) ->
         (lambda: chat.channels.Send("nope", "hi"), "no channel"),
         (lambda: chat.channels.RemoveMember(direct.id, "alpha"), "single member"),
         (lambda: chat.channels.Older(room.id, ""), "beforeId"),
+        (lambda: chat.channels.Older(room.id, 3), "`beforeId` must be text"),  # type: ignore[arg-type]
+        (lambda: chat.channels.Send(room.id, None), "`text` must be text"),  # type: ignore[arg-type]
+        (lambda: chat.channels.Create(["x"], ""), "`name` must be text"),  # type: ignore[arg-type]
         (lambda: chat.channels.Direct("nobody"), "no agent named"),
     ]
     for call, message in cases:

@@ -154,10 +154,9 @@ def test_older_pages_back_through_stored_messages_only(history: History) -> None
     history.close()
 
 
-@pytest.mark.parametrize("before", ["", None, 3])
-def test_older_needs_a_message_id(before: object) -> None:
+def test_older_needs_a_message_id() -> None:
     views = Views()
     channel_id = new_id()
     publish(views, MemoryHistory(), channel_id)
     with pytest.raises(UserError, match="beforeId"):
-        read_older(views, channel_id, before)
+        read_older(views, channel_id, "")
