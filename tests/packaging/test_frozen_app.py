@@ -14,7 +14,8 @@ from tests.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
-pytestmark = pytest.mark.slow
+# Building the package (PyInstaller, with its first install on a fresh clone) takes minutes.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 
 
 @pytest.fixture(scope="module")
