@@ -7,7 +7,7 @@ does), so an SDK rename fails here, loudly and under mypy, instead of silently i
 from __future__ import annotations
 
 import json
-from typing import Any, cast, get_args
+from typing import Any, Literal, cast, get_args
 
 from acp.schema import (
     AgentMessageChunk,
@@ -24,6 +24,7 @@ from acp.schema import (
     ResourceContentBlock,
     SessionConfigOptionBoolean,
     SessionConfigOptionSelect,
+    SessionConfigSelectGroup,
     SessionConfigSelectOption,
     TerminalToolCallContent,
     TextContentBlock,
@@ -137,37 +138,37 @@ def session_options(options: list[Any] | None) -> tuple[SessionOption, ...]:
     for option in options or []:
         root = getattr(option, "root", option)  # a RootModel union in some SDK versions
         if isinstance(root, SessionConfigOptionSelect):
-            choices: list[OptionChoice] = []
-            for item in root.options:
-                group = getattr(item, "options", None)
-                for choice in group if group is not None else [item]:
-                    if isinstance(choice, SessionConfigSelectOption):
-                        choices.append(
-                            OptionChoice(choice.value, choice.name, choice.description or "")
-                        )
-            found.append(
-                SessionOption(
-                    id=root.id,
-                    name=root.name,
-                    kind="select",
-                    value=root.current_value,
-                    description=root.description or "",
-                    category=str(root.category or ""),
-                    choices=tuple(choices),
-                )
-            )
+            found.append(_option(root, "select", root.current_value, _choices(root.options)))
         elif isinstance(root, SessionConfigOptionBoolean):
-            found.append(
-                SessionOption(
-                    id=root.id,
-                    name=root.name,
-                    kind="boolean",
-                    value=root.current_value,
-                    description=root.description or "",
-                    category=str(root.category or ""),
-                )
-            )
+            found.append(_option(root, "boolean", root.current_value))
     return tuple(found)
+
+
+def _option(
+    option: SessionConfigOptionSelect | SessionConfigOptionBoolean,
+    kind: Literal["select", "boolean"],
+    value: str | bool,
+    choices: tuple[OptionChoice, ...] = (),
+) -> SessionOption:
+    return SessionOption(
+        id=option.id,
+        name=option.name,
+        kind=kind,
+        value=value,
+        description=option.description or "",
+        category=str(option.category or ""),
+        choices=choices,
+    )
+
+
+def _choices(
+    items: list[SessionConfigSelectOption] | list[SessionConfigSelectGroup],
+) -> tuple[OptionChoice, ...]:
+    """A select's choices, groups flattened in order."""
+    flat: list[SessionConfigSelectOption] = []
+    for item in items:
+        flat.extend(item.options if isinstance(item, SessionConfigSelectGroup) else [item])
+    return tuple(OptionChoice(c.value, c.name, c.description or "") for c in flat)
 
 
 def compact_json(value: object) -> str:

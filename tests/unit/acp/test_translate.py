@@ -182,6 +182,43 @@ GOLDEN: list[tuple[str, dict[str, Any], object]] = [
         ),
     ),
     (
+        "grouped choices are flattened in order",
+        {
+            "sessionUpdate": "config_option_update",
+            "configOptions": [
+                {
+                    "type": "select",
+                    "id": "effort",
+                    "name": "Reasoning",
+                    "currentValue": "high",
+                    "options": [
+                        {
+                            "group": "fast",
+                            "name": "Fast",
+                            "options": [{"value": "low", "name": "Low"}],
+                        },
+                        {
+                            "group": "deep",
+                            "name": "Deep",
+                            "options": [{"value": "high", "name": "High"}],
+                        },
+                    ],
+                }
+            ],
+        },
+        OptionsChanged(
+            (
+                SessionOption(
+                    id="effort",
+                    name="Reasoning",
+                    kind="select",
+                    value="high",
+                    choices=(OptionChoice("low", "Low"), OptionChoice("high", "High")),
+                ),
+            )
+        ),
+    ),
+    (
         "the user's own chunks (a session/load replay) are not for the core",
         {"sessionUpdate": "user_message_chunk", "content": {"type": "text", "text": "hi"}},
         Unhandled("user_message_chunk"),
