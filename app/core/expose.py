@@ -65,55 +65,62 @@ def exposed(method: Callable[P, R]) -> Callable[P, R]:
 
 
 class Arguments:
-    """A method's parameters and a pydantic validator for each annotated one, built once."""
+    """A method's parameters and a pydantic validator for each annotated one, built once
+    (plain tuples and dicts: `inspect.Parameter` properties cost more than the check itself)."""
 
     def __init__(self, method: Callable[..., Any]) -> None:
         self.method = method.__qualname__
-        self.parameters = list(inspect.signature(method).parameters.values())
-        for parameter in self.parameters:
+        parameters = list(inspect.signature(method).parameters.values())
+        for parameter in parameters:
             if parameter.kind not in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
                 raise TypeError(f"{self.method}: an exposed method takes named parameters only")
-        self.positional = [p for p in self.parameters if p.kind is p.POSITIONAL_OR_KEYWORD]
+        self.names = tuple(p.name for p in parameters)
+        self.name_set = frozenset(self.names)
+        self.positional = tuple(p.name for p in parameters if p.kind is p.POSITIONAL_OR_KEYWORD)
+        self.optional = frozenset(p.name for p in parameters if p.default is not p.empty)
         # Resolved as the class is defined: an annotation that names nothing fails at import,
         # not at the page's first call.
         hints = typing.get_type_hints(method)
-        self.validators = {
-            p.name: TypeAdapter(hints[p.name]) for p in self.parameters if p.name in hints
+        self.validators = {name: TypeAdapter(hints[name]) for name in self.names if name in hints}
+        # Plain `str`/`int`/`bool`/`float` parameters: a value of exactly that type needs no
+        # validator (most calls; it keeps a page read such as Conversation at its cost).
+        self.exact = {
+            name: hints[name] for name in self.names if hints.get(name) in (str, int, bool, float)
         }
 
     def check(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
         """The arguments by name, validated; the method's defaults fill what is left out."""
         if len(args) > len(self.positional):
             raise UserError(_("{method} was given too many arguments").format(method=self.method))
-        values = {p.name: value for p, value in zip(self.positional, args, strict=False)}
-        names = {p.name for p in self.parameters}
+        values = dict(zip(self.positional, args, strict=False))
         for name, value in kwargs.items():
-            if name not in names:
+            if name not in self.name_set:
                 raise UserError(
                     _("{method} has no parameter `{name}`").format(method=self.method, name=name)
                 )
             if name in values:
                 raise UserError(_("`{name}` was given twice").format(name=name))
             values[name] = value
-        for parameter in self.parameters:
-            has_default = parameter.default is not parameter.empty
-            if parameter.name not in values:
-                if not has_default:
-                    raise UserError(_("`{name}` is missing").format(name=parameter.name))
+        for name in self.names:
+            if name not in values:
+                if name not in self.optional:
+                    raise UserError(_("`{name}` is missing").format(name=name))
                 continue
-            validator = self.validators.get(parameter.name)
+            value = values[name]
+            if type(value) is self.exact.get(name):
+                continue
+            validator = self.validators.get(name)
             if validator is None:
                 continue
-            value = values[parameter.name]
             try:
-                values[parameter.name] = validator.validate_python(value)
+                values[name] = validator.validate_python(value)
             except ValidationError as err:
-                if value is None and has_default:
+                if value is None and name in self.optional:
                     # The page's bindings pass an argument left out as `undefined`, which
                     # pywebview's JSON turns into null: the method's default applies.
-                    del values[parameter.name]
+                    del values[name]
                     continue
-                raise UserError(refusal(parameter.name, err)) from None
+                raise UserError(refusal(name, err)) from None
         return values
 
 
