@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from app.core.text import valid_text
 from app.i18n import _
 
 AUTH_REQUIRED = -32000  # ACP: "Authentication required"
@@ -40,7 +41,7 @@ def describe_error(err: BaseException) -> str:
         data = err.data
         details = data.get("details") if isinstance(data, dict) else data
         extra = f" ({details})" if details and str(details) not in str(err) else ""
-        return f"{err}{extra}"
+        return valid_text(f"{err}{extra}")
     if isinstance(err, ConnectionError):
         return _("the agent's connection closed (it stopped or crashed)")
     if isinstance(err, TimeoutError | asyncio.TimeoutError):

@@ -54,6 +54,7 @@ from app.acp.updates import (
     Unhandled,
     UsageChanged,
 )
+from app.core.text import valid_text
 from app.models.conversation import ToolKind
 
 MAX_TOOL_TEXT = 100_000  # characters of a tool's input or output kept (history stays small)
@@ -61,7 +62,9 @@ TOOL_KINDS: frozenset[str] = frozenset(get_args(ToolKind))
 
 
 def session_event(update: object) -> SessionEvent:
-    """One `session/update` as the core's event."""
+    """One `session/update` as the core's event. Every string but a chunk's text is made valid
+    here (app/core/text.py); a chunk may end with half a character that the next one completes,
+    which app/channels/answer.py joins."""
     if isinstance(update, AgentMessageChunk):
         return TextDelta("text", content_text(update.content))
     if isinstance(update, AgentThoughtChunk):
@@ -70,7 +73,9 @@ def session_event(update: object) -> SessionEvent:
         return tool_change(update, started=isinstance(update, ToolCallStart))
     if isinstance(update, AgentPlanUpdate):
         return PlanChanged(
-            tuple(PlanItem(e.content, e.status, e.priority) for e in update.entries or [])
+            tuple(
+                PlanItem(valid_text(e.content), e.status, e.priority) for e in update.entries or []
+            )
         )
     if isinstance(update, AvailableCommandsUpdate):
         return CommandsChanged(tuple(_command(c) for c in update.available_commands or []))
@@ -108,16 +113,18 @@ def tool_change(
         texts, diffs, terminals = [], [], []
         for item in update.content:
             if isinstance(item, FileEditToolCallContent):
-                diffs.append(ToolDiff(item.path, _cut_opt(item.old_text), _cut(item.new_text)))
+                diffs.append(
+                    ToolDiff(valid_text(item.path), _cut_opt(item.old_text), _cut(item.new_text))
+                )
             elif isinstance(item, ContentToolCallContent):
-                texts.append(content_text(item.content))
+                texts.append(_cut(content_text(item.content)))
             elif isinstance(item, TerminalToolCallContent):
                 terminals.append(item.terminal_id)
                 texts.append(f"[terminal {item.terminal_id}]")
     return ToolChange(
         tool_call_id=str(update.tool_call_id),
         started=started,
-        title=update.title or None,
+        title=valid_text(update.title) if update.title else None,
         kind=_tool_kind(update.kind),
         status=update.status,
         input=compact_json(update.raw_input) if update.raw_input is not None else None,
@@ -130,7 +137,7 @@ def tool_change(
 
 
 def permission_choices(options: list[PermissionOption]) -> tuple[PermissionChoice, ...]:
-    return tuple(PermissionChoice(o.option_id, o.name, o.kind) for o in options)
+    return tuple(PermissionChoice(o.option_id, valid_text(o.name), o.kind) for o in options)
 
 
 def session_options(options: list[Any] | None) -> tuple[SessionOption, ...]:
@@ -152,10 +159,10 @@ def _option(
 ) -> SessionOption:
     return SessionOption(
         id=option.id,
-        name=option.name,
+        name=valid_text(option.name),
         kind=kind,
         value=value,
-        description=option.description or "",
+        description=valid_text(option.description or ""),
         category=str(option.category or ""),
         choices=choices,
     )
@@ -168,7 +175,9 @@ def _choices(
     flat: list[SessionConfigSelectOption] = []
     for item in items:
         flat.extend(item.options if isinstance(item, SessionConfigSelectGroup) else [item])
-    return tuple(OptionChoice(c.value, c.name, c.description or "") for c in flat)
+    return tuple(
+        OptionChoice(c.value, valid_text(c.name), valid_text(c.description or "")) for c in flat
+    )
 
 
 def compact_json(value: object) -> str:
@@ -181,7 +190,9 @@ def compact_json(value: object) -> str:
 
 def _command(command: AvailableCommand) -> AgentCommand:
     hint = command.input.root.hint if command.input is not None else ""
-    return AgentCommand(command.name, command.description or "", hint or "")
+    return AgentCommand(
+        valid_text(command.name), valid_text(command.description or ""), valid_text(hint or "")
+    )
 
 
 def _tool_kind(kind: str | None) -> ToolKind | None:
@@ -193,7 +204,7 @@ def _tool_kind(kind: str | None) -> ToolKind | None:
 def _locations(locations: list[ToolCallLocation] | None) -> tuple[ToolLocation, ...] | None:
     if locations is None:
         return None
-    return tuple(ToolLocation(str(loc.path), loc.line) for loc in locations)
+    return tuple(ToolLocation(valid_text(str(loc.path)), loc.line) for loc in locations)
 
 
 def _output(raw_output: object) -> str | None:
@@ -203,6 +214,7 @@ def _output(raw_output: object) -> str | None:
 
 
 def _cut(text: str) -> str:
+    text = valid_text(text)
     return text if len(text) <= MAX_TOOL_TEXT else text[:MAX_TOOL_TEXT] + "\n…"
 
 

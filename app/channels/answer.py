@@ -1,8 +1,12 @@
 """An agent message being streamed: the agent's typed events applied to its parts.
 
-Each event yields the `message:delta` payload that tells the page what changed: `text` appended
+Each event yields the `message:delta` payloads that tell the page what changed: `text` appended
 to part `index` (text, thought), or `part` replacing it (tool, plan). A delta whose index equals
 the number of parts the page has adds a part.
+
+Agents that cut their text by UTF-16 position may end a chunk with the first half of a surrogate
+pair: it is held until the next chunk of the same part brings the second half, and becomes
+U+FFFD if the part ends first (another part starts, or the answer finishes).
 """
 
 from __future__ import annotations
@@ -10,8 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from app.acp.updates import PlanChanged, TextDelta, ToolChange
+from app.core.text import REPLACEMENT, is_high_surrogate, valid_text
 from app.events.payloads import MessageDelta
-from app.models.conversation import Diff, Location, Message, Part, PlanEntry, ToolCall
+from app.models.conversation import Diff, Location, Message, Part, PartKind, PlanEntry, ToolCall
 
 
 def merge_tool(tool: ToolCall, change: ToolChange) -> None:
@@ -47,6 +52,7 @@ class Answer:
         self.message = message
         self._tools: dict[str, int] = {}
         self._plan: int | None = None
+        self._half: TextDelta | None = None  # a high surrogate waiting for its pair
 
     def _delta(self, index: int, **fields: Any) -> MessageDelta:
         part = self.message.parts[index]
@@ -58,15 +64,39 @@ class Answer:
             **fields,
         )
 
-    def append_text(self, delta: TextDelta) -> MessageDelta:
-        parts = self.message.parts
-        if parts and parts[-1].kind == delta.kind:
-            parts[-1].text += delta.text
-        else:
-            parts.append(Part(kind=delta.kind, text=delta.text))
-        return self._delta(len(parts) - 1, text=delta.text)
+    def append_text(self, delta: TextDelta) -> list[MessageDelta]:
+        text = delta.text
+        deltas = []
+        if self._half is not None:
+            if self._half.kind == delta.kind:
+                text = self._half.text + text
+                self._half = None
+            else:
+                deltas += self.finish()
+        if text and is_high_surrogate(text[-1]):
+            self._half = TextDelta(delta.kind, text[-1])
+            text = text[:-1]
+        if text:
+            deltas.append(self._append(delta.kind, valid_text(text)))
+        return deltas
 
-    def tool(self, change: ToolChange) -> MessageDelta:
+    def finish(self) -> list[MessageDelta]:
+        """Ends the text in progress: a half still waiting for its pair is shown as U+FFFD."""
+        if self._half is None:
+            return []
+        kind, self._half = self._half.kind, None
+        return [self._append(kind, REPLACEMENT)]
+
+    def _append(self, kind: PartKind, text: str) -> MessageDelta:
+        parts = self.message.parts
+        if parts and parts[-1].kind == kind:
+            parts[-1].text += text
+        else:
+            parts.append(Part(kind=kind, text=text))
+        return self._delta(len(parts) - 1, text=text)
+
+    def tool(self, change: ToolChange) -> list[MessageDelta]:
+        deltas = self.finish()
         tool_id = change.tool_call_id or f"tool-{len(self._tools)}"
         index = self._tools.get(tool_id)
         if index is None:
@@ -76,13 +106,14 @@ class Answer:
         tool = self.message.parts[index].tool
         assert tool is not None
         merge_tool(tool, change)
-        return self._delta(index, part=self.message.parts[index])
+        return [*deltas, self._delta(index, part=self.message.parts[index])]
 
     def tool_call(self, tool_id: str) -> ToolCall | None:
         index = self._tools.get(tool_id)
         return self.message.parts[index].tool if index is not None else None
 
-    def plan(self, changed: PlanChanged) -> MessageDelta:
+    def plan(self, changed: PlanChanged) -> list[MessageDelta]:
+        deltas = self.finish()
         plan = [
             PlanEntry(content=e.content, status=e.status, priority=e.priority)
             for e in changed.entries
@@ -92,4 +123,4 @@ class Answer:
             self.message.parts.append(Part(kind="plan", plan=plan))
         else:
             self.message.parts[self._plan].plan = plan
-        return self._delta(self._plan, part=self.message.parts[self._plan])
+        return [*deltas, self._delta(self._plan, part=self.message.parts[self._plan])]

@@ -12,6 +12,10 @@ from app.core.errors import UserError
 from app.events.payloads import PermissionRequested
 from app.i18n import _
 
+# A real agent waits for each answer; one that asks more than this at once is flooding. The rest
+# are answered "cancelled" at once, which keeps every view (and every page read) bounded.
+MAX_PENDING_PER_CHANNEL = 64
+
 
 @dataclass
 class PendingPermission:
@@ -66,6 +70,10 @@ class PermissionBroker:
                 pending.reply.set_result(None)
                 resolved.append(pending.request.id)
         return resolved
+
+    def count(self, channel_id: str) -> int:
+        """How many of the channel's requests are held (answered ones go at the next loop turn)."""
+        return len(self._by_channel.get(channel_id, ()))
 
     def pending(self, channel_id: str) -> list[PermissionRequested]:
         return [

@@ -19,7 +19,7 @@ from app.acp.updates import (
     UsageChanged,
 )
 from app.channels.commands import CommandCatalog
-from app.channels.permissions import PermissionBroker
+from app.channels.permissions import MAX_PENDING_PER_CHANNEL, PermissionBroker
 from app.channels.publishing import Publisher
 from app.channels.registry import ChannelRegistry
 from app.core.ids import new_id
@@ -70,12 +70,13 @@ class Streaming:
             return  # a late update: the answer it belonged to is over
         match event:
             case TextDelta():
-                delta = turn.answer.append_text(event)
+                deltas = turn.answer.append_text(event)
             case ToolChange():
-                delta = turn.answer.tool(event)
+                deltas = turn.answer.tool(event)
             case PlanChanged():
-                delta = turn.answer.plan(event)
-        self._publisher.delta(delta)
+                deltas = turn.answer.plan(event)
+        for delta in deltas:
+            self._publisher.delta(delta)
 
     def _usage(self, channel_id: str, agent: str, event: UsageChanged) -> None:
         state = self._registry.find(channel_id)
@@ -91,8 +92,20 @@ class Streaming:
         if state is None or turn is None or state.scope.cancelled:
             asked.reply.set_result(None)
             return
+        if self._permissions.count(channel_id) >= MAX_PENDING_PER_CHANNEL:
+            asked.reply.set_result(None)  # a flood: see MAX_PENDING_PER_CHANNEL
+            flood = f"flood:{turn.answer.message.id}"
+            if flood not in self._ignored:
+                self._ignored.add(flood)
+                log.warning(
+                    "%s asked more than %d permissions at once: the rest are answered cancelled",
+                    agent,
+                    MAX_PENDING_PER_CHANNEL,
+                )
+            return
         # Show (or update) the tool the request is about.
-        self._publisher.delta(turn.answer.tool(asked.tool))
+        for delta in turn.answer.tool(asked.tool):
+            self._publisher.delta(delta)
         tool = turn.answer.tool_call(asked.tool.tool_call_id) or ToolCall(id="?")
         request = PermissionRequested(
             id=new_id(),

@@ -24,6 +24,7 @@ from app.channels.routing import Route, route
 from app.channels.sessions import Sessions
 from app.channels.state import ActiveTurn, CancelScope, ChannelState
 from app.core.errors import UserError
+from app.core.text import valid_text
 from app.i18n import _
 from app.models.conversation import Message, Part, StopReason
 
@@ -62,6 +63,7 @@ class Turns:
     def send(self, state: ChannelState, text: str) -> str:
         if not text.strip():
             raise UserError(_("the message is empty"))
+        text = valid_text(text)  # a paste may carry half a character (a lone UTF-16 half)
         message = new_message(state.id, "user", parts=[Part(kind="text", text=text)])
         if state.busy:
             message.queued = True
@@ -178,6 +180,8 @@ class Turns:
         except BaseException:  # the task was cancelled: the answer is not kept
             self._end_answer(state, agent)
             raise
+        for delta in turn.answer.finish():  # a surrogate half that never got its pair
+            self._publisher.delta(delta)
         answer.done = True
         try:
             if not state.closing:

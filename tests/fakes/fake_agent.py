@@ -39,6 +39,7 @@ import time
 from typing import Any
 
 import rpc  # tests/fakes/rpc.py: this script's folder is on sys.path
+import stream_behaviours  # tests/fakes/stream_behaviours.py: split-emoji, permission-flood
 from rpc import chunk, request, send, update
 
 BEHAVIOURS = set(sys.argv[1:]) | set(filter(None, os.environ.get("FAKE_AGENT", "").split(",")))
@@ -70,6 +71,8 @@ def handle_prompt(rid: int, params: dict[str, Any]) -> None:
         os._exit(1)
     if "huge-line" in BEHAVIOURS:
         chunk(sid, "x" * (5 * 1024 * 1024))
+    if stream_behaviours.run(BEHAVIOURS, sid, rid):
+        return
     asks = 2 if "permission-twice" in BEHAVIOURS else 1 if "permission" in BEHAVIOURS else 0
     for _ in range(asks):
         answer = request("session/request_permission", {
