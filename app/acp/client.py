@@ -4,13 +4,15 @@
 We advertise no file-system or terminal capability, so the agent only sends session updates and
 permission requests. The SDK runs each incoming message in its own task: `session_update` hands
 the event over synchronously, before any await, so events keep their arrival order.
-Updates for a session whose `session/new` answer has not arrived yet are buffered by id.
+Updates for a session whose `session/new` answer has not arrived yet are buffered by id, within
+bounds: an agent sending updates for sessions nobody opened must not eat memory.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from acp.schema import (
@@ -21,12 +23,18 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
+from app.acp.notices import PREFIX
 from app.acp.translate import permission_choices, session_event, tool_change
 from app.acp.updates import PermissionAsked, SessionEvent
+from app.i18n import _
 
 log = logging.getLogger(__name__)
 
-EARLY_LIMIT = 10_000  # updates kept for a session that has not been attached yet
+# Updates kept for sessions not attached yet. Legitimately a few, for one session being opened;
+# the most recent sessions are kept, the oldest dropped first.
+EARLY_LIMIT = 10_000  # per session
+EARLY_SESSIONS = 16
+EARLY_TOTAL = 20_000  # over all sessions
 
 
 class SessionHandler(Protocol):
@@ -36,29 +44,63 @@ class SessionHandler(Protocol):
 
 
 class SidekicksClient:
-    def __init__(self) -> None:
+    def __init__(self, on_log: Callable[[str], None] = lambda line: None) -> None:
         self._handlers: dict[str, SessionHandler] = {}
-        self._early: dict[str, list[SessionEvent]] = {}
+        self._early: dict[str, list[SessionEvent]] = {}  # oldest session first
+        self._early_total = 0
+        self._on_log = on_log
+        self._dropped_logged = False
 
     def attach(self, session_id: str, handler: SessionHandler) -> None:
         """Routes a session's events to `handler`, first replaying any that arrived early."""
         self._handlers[session_id] = handler
-        for event in self._early.pop(session_id, []):
+        for event in self._take_early(session_id):
             handler.on_event(event)
+
+    def buffered(self) -> dict[str, int]:
+        """Updates waiting per session nobody attached yet, oldest session first."""
+        return {sid: len(events) for sid, events in self._early.items()}
 
     def detach(self, session_id: str) -> None:
         self._handlers.pop(session_id, None)
-        self._early.pop(session_id, None)
+        self._take_early(session_id)
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
         event = session_event(update)
         handler = self._handlers.get(session_id)
         if handler is None:
-            early = self._early.setdefault(session_id, [])
-            if len(early) < EARLY_LIMIT:  # a session that never comes must not eat memory
-                early.append(event)
+            self._keep_early(session_id, event)
             return
         handler.on_event(event)
+
+    def _keep_early(self, session_id: str, event: SessionEvent) -> None:
+        early = self._early.pop(session_id, None)
+        if early is None:
+            early = []
+            if len(self._early) >= EARLY_SESSIONS:
+                self._drop_oldest()
+        self._early[session_id] = early  # (re)inserted last: the most recent session
+        if len(early) >= EARLY_LIMIT:
+            self._dropped()
+            return
+        while self._early_total >= EARLY_TOTAL and len(self._early) > 1:
+            self._drop_oldest()
+        early.append(event)
+        self._early_total += 1
+
+    def _take_early(self, session_id: str) -> list[SessionEvent]:
+        events = self._early.pop(session_id, [])
+        self._early_total -= len(events)
+        return events
+
+    def _drop_oldest(self) -> None:
+        self._take_early(next(iter(self._early)))
+        self._dropped()
+
+    def _dropped(self) -> None:
+        if not self._dropped_logged:  # once per connection: the agent is misbehaving
+            self._dropped_logged = True
+            self._on_log(PREFIX + _("updates for sessions nobody opened were dropped"))
 
     async def request_permission(
         self,

@@ -1,9 +1,15 @@
 """One running agent: its process and its ACP connection (the official SDK's client side).
 
 `start()` spawns, connects and performs the `initialize` handshake within 30 s, refusing any
-protocol but v1. Every request has its own timeout, except `session/prompt` (an answer may take
-hours) which ends when the process does: the exit watcher closes the connection, which fails
-pending requests with ConnectionError even if a grandchild still holds stdout open.
+protocol but v1. The SDK reads messages through our transport (app/acp/lines.py), which lets only
+JSON objects through. Every request has its own timeout, except `session/prompt` (an answer may
+take hours), and every request ends when the connection does:
+
+- the process exits: the exit watcher fails pending requests with ConnectionError (even if a
+  grandchild still holds stdout open) and reports the exit (`on_exit`);
+- the connection is lost while the process lives (the SDK's receive loop died, or stdout closed
+  and the process did not exit): pending requests fail the same way and the loss is reported
+  with its reason (`on_lost`); the owner stops the process.
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ from acp.schema import (
 
 from app.acp.client import SessionHandler, SidekicksClient
 from app.acp.errors import AgentRequestError, AgentStartError, describe_error, with_stderr
+from app.acp.lines import JsonLines
+from app.acp.notices import Notices
 from app.acp.process import AgentProcess, SpawnError
 from app.config.model import McpServer
 from app.i18n import _
@@ -45,6 +53,7 @@ PROTOCOL_VERSION = 1
 INITIALIZE_TIMEOUT = 30.0
 SESSION_TIMEOUT = 120.0  # session/new can install a package first (npx -y …)
 ERROR_TAIL_LINES = 20
+EXIT_GRACE = 1.0  # stdout closed: how long the process has to exit before it counts as lost
 
 
 class AgentConnection:
@@ -57,17 +66,27 @@ class AgentConnection:
         on_exit: Callable[[int | None], None],
         mcp_servers: list[McpServer] | None = None,
         log_ring: deque[str] | None = None,
+        on_lost: Callable[[str], None] | None = None,
     ) -> None:
         self._log_ring = log_ring
         self._command, self._env, self.cwd = command, env, cwd
         self._on_log, self._on_exit = on_log, on_exit
+        self._on_lost = on_lost or (lambda reason: log.warning("agent connection lost: %s", reason))
         self._mcp = mcp_servers or []
         self.process: AgentProcess | None = None
-        self.client = SidekicksClient()
+        self.client = SidekicksClient(self._note)
+        self._notices = Notices(self._note)
         self._conn: acp.ClientSideConnection | None = None
-        self._watch_task: asyncio.Task[None] | None = None
+        self._watch_tasks: list[asyncio.Task[None]] = []
+        self._ended: asyncio.Future[None] | None = None  # done once the connection is over
         self._stopping = False
         self.info: InitializeResponse | None = None
+
+    def _note(self, line: str) -> None:
+        """Sidekicks' own line in the agent's log: streamed (`agent:log`) and kept for `Logs`."""
+        if self._log_ring is not None:
+            self._log_ring.append(line)
+        self._on_log(line)
 
     # ---- lifecycle ---------------------------------------------------------------------------
 
@@ -80,7 +99,10 @@ class AgentConnection:
             raise AgentStartError(str(err)) from None
         proc = self.process.proc
         assert proc.stdin is not None and proc.stdout is not None
-        self._conn = acp.connect_to_agent(cast(acp.Client, self.client), proc.stdin, proc.stdout)
+        loop = asyncio.get_running_loop()
+        self._ended = loop.create_future()
+        transport = JsonLines(proc.stdout, proc.stdin, self._notices)
+        self._conn = acp.connect_to_agent(cast(acp.Client, self.client), transport)
         try:
             self.info = await self._handshake(timeout)
         except AgentStartError:
@@ -88,7 +110,10 @@ class AgentConnection:
             with contextlib.suppress(Exception):
                 await self._conn.close()
             raise
-        self._watch_task = asyncio.get_running_loop().create_task(self._watch_exit())
+        self._watch_tasks = [
+            loop.create_task(self._watch_exit()),
+            loop.create_task(self._watch_receive()),
+        ]
 
     async def _handshake(self, timeout: float) -> InitializeResponse:
         assert self._conn is not None and self.process is not None
@@ -105,9 +130,10 @@ class AgentConnection:
             )
         )
         exited = asyncio.ensure_future(self.process.wait_exit())
+        receiving = self._receive_task()
         try:
             done, _pending = await asyncio.wait(
-                {init, exited}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+                {init, exited, receiving}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
             )
         finally:
             exited.cancel()
@@ -121,10 +147,12 @@ class AgentConnection:
                 )
             return response
         init.cancel()
-        if init in done and isinstance(init.exception(), ConnectionError):
+        if receiving in done or (init in done and isinstance(init.exception(), ConnectionError)):
             # stdout closed: the process is exiting; its exit code says more than "closed".
-            await self.process.wait_exit(1.0)
-        if init in done and not self.process.exited():
+            await self.process.wait_exit(EXIT_GRACE)
+        if receiving in done and init not in done and not self.process.exited():
+            reason = self._lost_reason(receiving)
+        elif init in done and not self.process.exited():
             reason = _("the agent refused to start: {error}").format(
                 error=describe_error(typed_error(init.exception() or Exception()))
             )
@@ -143,28 +171,65 @@ class AgentConnection:
         await self.process.stderr_done(timeout=0.5)
         return AgentStartError(with_stderr(reason, self.process.stderr.tail(ERROR_TAIL_LINES)))
 
+    def _receive_task(self) -> asyncio.Future[Any]:
+        """The SDK's receive loop (a private attribute of the pinned SDK: when it ends, nothing
+        the agent writes is read any more)."""
+        task = getattr(getattr(self._conn, "_conn", None), "_recv_task", None)
+        if isinstance(task, asyncio.Future):
+            return task
+        log.warning("the ACP SDK has no receive task to watch: a lost connection goes unseen")
+        return asyncio.get_running_loop().create_future()  # never done
+
+    def _lost_reason(self, receiving: asyncio.Future[Any]) -> str:
+        error = None if receiving.cancelled() else receiving.exception()
+        if error is None:
+            return _("the agent closed its output but kept running")
+        return _("the connection to the agent failed ({error})").format(
+            error=f"{type(error).__name__}: {error}"
+        )
+
     async def _watch_exit(self) -> None:
         assert self.process is not None
         await self.process.wait_exit()
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                await self._conn.close()  # fails pending requests with ConnectionError
-        if not self._stopping:
+        if self._end() and not self._stopping:
             await self.process.stderr_done(timeout=0.5)
             self._on_exit(self.process.returncode)
+
+    async def _watch_receive(self) -> None:
+        assert self.process is not None
+        receiving = self._receive_task()
+        await asyncio.wait({receiving})
+        if self._stopping or await self.process.wait_exit(EXIT_GRACE):
+            return  # a stop, or an exit (reported as such by the exit watcher)
+        if self._end() and not self._stopping:
+            self._on_lost(self._lost_reason(receiving))
+
+    def _end(self) -> bool:
+        """Ends the connection: pending and later requests fail with ConnectionError. False if
+        it had already ended (the loss or the exit is reported once)."""
+        if self._ended is None or self._ended.done():
+            return False
+        self._ended.set_result(None)
+        return True
 
     async def stop(self, stdin_grace: float = 5.0, term_grace: float = 3.0) -> None:
         self._stopping = True
         if self.process is not None:
             await self.process.stop(stdin_grace, term_grace)
+        self._end()
         if self._conn is not None:
             with contextlib.suppress(Exception):
                 await self._conn.close()
-        if self._watch_task is not None:
-            self._watch_task.cancel()
+        for task in self._watch_tasks:
+            task.cancel()
+        self._notices.close()
 
     def exited(self) -> bool:
         return self.process is not None and self.process.exited()
+
+    @property
+    def connected(self) -> bool:
+        return self._ended is not None and not self._ended.done() and not self.exited()
 
     # ---- sessions ----------------------------------------------------------------------------
 
@@ -178,7 +243,7 @@ class AgentConnection:
 
     async def new_session(self, handler: SessionHandler) -> str:
         conn = self._require()
-        response = await _request(
+        response = await self._request(
             conn.new_session(cwd=str(self.cwd), mcp_servers=self._mcp_servers()), SESSION_TIMEOUT
         )
         session_id: str = response.session_id
@@ -190,7 +255,7 @@ class AgentConnection:
         conn = self._require()
         self.client.attach(session_id, handler)
         try:
-            await _request(
+            await self._request(
                 conn.load_session(
                     cwd=str(self.cwd), session_id=session_id, mcp_servers=self._mcp_servers()
                 ),
@@ -203,22 +268,48 @@ class AgentConnection:
     async def prompt(self, session_id: str, text: str) -> StopReason:
         """Sends one user turn; returns the stop reason."""
         conn = self._require()
-        response = await _request(
+        response = await self._request(
             conn.prompt(session_id=session_id, prompt=[TextContentBlock(type="text", text=text)])
         )
         reason: StopReason = response.stop_reason
         return reason
 
     async def cancel(self, session_id: str) -> None:
-        if self._conn is None or self.exited():
+        if self._conn is None or not self.connected:
             return
         with contextlib.suppress(Exception):
-            await _request(self._conn.cancel(session_id=session_id), 5.0)
+            await self._request(self._conn.cancel(session_id=session_id), 5.0)
 
     def _require(self) -> acp.ClientSideConnection:
-        if self._conn is None or self.exited():
+        if self._conn is None or not self.connected:
             raise ConnectionError("the agent is not running")
         return self._conn
+
+    async def _request(self, awaitable: Awaitable[T], timeout: float | None = None) -> T:
+        """A request to the agent, with its timeout (None: as long as the connection lasts),
+        whose errors are ours: AgentRequestError, ConnectionError, or a TimeoutError that says
+        how long. It never outlives the connection, even when the SDK lost track of its answer
+        (a malformed answer kills the SDK's receive loop after it forgot the request)."""
+        assert self._ended is not None
+        request = asyncio.ensure_future(awaitable)
+        ended: asyncio.Future[Any] = self._ended
+        try:
+            done, _pending = await asyncio.wait(
+                {request, ended}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            if not request.done():
+                request.cancel()
+        if request in done:
+            try:
+                return request.result()
+            except acp.RequestError as err:
+                raise typed_error(err) from None
+        if self._ended.done():
+            raise ConnectionError("the connection to the agent ended")
+        raise TimeoutError(
+            _("the agent did not answer within {seconds} s").format(seconds=f"{timeout:g}")
+        )
 
     def _mcp_servers(self) -> list[Any]:
         caps = self.info.agent_capabilities if self.info else None
@@ -237,7 +328,7 @@ class AgentConnection:
                 continue
             supported = bool(mcp_caps and getattr(mcp_caps, server.type, False))
             if not supported:
-                self._on_log(
+                self._note(
                     f"[sidekicks] MCP server {server.name!r} skipped: "
                     f"the agent does not support {server.type} MCP servers"
                 )
@@ -255,16 +346,3 @@ def typed_error(err: BaseException) -> BaseException:
     if isinstance(err, acp.RequestError):
         return AgentRequestError(err.code, str(err), err.data)
     return err
-
-
-async def _request(awaitable: Awaitable[T], timeout: float | None = None) -> T:
-    """A request to the agent, with its timeout (None: until the process ends), whose errors
-    are ours: AgentRequestError, ConnectionError, or a TimeoutError that says how long."""
-    try:
-        return await asyncio.wait_for(awaitable, timeout)
-    except TimeoutError:
-        raise TimeoutError(
-            _("the agent did not answer within {seconds} s").format(seconds=f"{timeout:g}")
-        ) from None
-    except acp.RequestError as err:
-        raise typed_error(err) from None

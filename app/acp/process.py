@@ -3,7 +3,8 @@
 - The full user environment plus the agent's `env` (the SDK's spawn trims it: keys, LANG lost).
 - Its own process group (POSIX) or process group + tree kill (Windows), so that stopping it
   also stops whatever it launched.
-- stdout read with a 64 MiB line limit; stderr drained continuously (StderrTail).
+- stdout and stderr read in chunks, never `readline` (app/acp/lines.py splits stdout's lines
+  and drops one past 64 MiB as it streams; StderrTail drains stderr continuously).
 - Exit is detected by polling, not `process.wait()`, which on 3.11+ also waits for the pipes to
   close — a grandchild holding stdout open would hang it.
 - Stop: close stdin → 5 s → SIGTERM to the group → 3 s → SIGKILL to the group; and the group
@@ -26,7 +27,9 @@ from app.acp.stderr import StderrTail
 from app.config.files import folder_missing
 from app.i18n import _
 
-STDOUT_LIMIT = 64 * 1024 * 1024 + 1024
+# The pipes' readers pause reading past twice this much unread data. Lines are split by our
+# readers, not by asyncio (no `readline`), so this bounds what waits in memory, not line length.
+PIPE_LIMIT = 1024 * 1024
 POLL_SECONDS = 0.05
 
 
@@ -66,7 +69,7 @@ class AgentProcess:
                 stderr=asyncio.subprocess.PIPE,
                 env=full_env,
                 cwd=str(cwd),
-                limit=STDOUT_LIMIT,
+                limit=PIPE_LIMIT,
                 **kwargs,  # type: ignore[arg-type]
             )
         except FileNotFoundError:

@@ -3,6 +3,7 @@
     stopped/error --start--> starting --handshake ok--> ready <--use/release--> busy
     starting --fails/timeout/not v1--> error        ready/busy --stop--> stopped
     ready/busy --process exits by itself--> error (never restarted automatically)
+    ready/busy --connection lost, process alive--> error, and the process is stopped
     ready --idle for stopIdleAgentsAfter, or LRU eviction for a new start--> stopped
     starting --stop--> stopped, once the start has finished
 
@@ -16,10 +17,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.acp.errors import AgentStartError, with_stderr
 from app.agents.builtin import builtin_command
@@ -164,20 +165,27 @@ class Supervisor:
             self._bus.emit(names.AGENT_LOG, AgentLog(agent=definition.name, line=line))
 
         def on_exit(code: int | None) -> None:
-            self._crashed(runtime, conn, code)
+            reason = _("the agent stopped by itself (exit code {code})").format(code=code)
+            self._failed(runtime, conn, reason)
+
+        def on_lost(reason: str) -> None:
+            self._failed(runtime, conn, reason)
 
         conn = AgentConnection(
-            command, env, cwd, on_log, on_exit, definition.mcp_servers, runtime.logs
+            command, env, cwd, on_log, on_exit, definition.mcp_servers, runtime.logs, on_lost
         )
         return conn
 
-    def _crashed(self, runtime: AgentRuntime, conn: AgentConnection, code: int | None) -> None:
+    def _failed(self, runtime: AgentRuntime, conn: AgentConnection, reason: str) -> None:
+        """The agent exited by itself or its connection was lost: `error`, with the reason and
+        its last stderr lines, and what is left of it stopped (a process that no longer talks,
+        or the children of one that exited)."""
         if runtime.conn is not conn:
             return  # an old process of this agent, already replaced
         runtime.conn, runtime.users = None, 0
-        reason = _("the agent stopped by itself (exit code {code})").format(code=code)
         runtime.error = with_stderr(reason, conn.stderr_tail())
         self._set_state(runtime, "error")
+        self._track(conn.stop(self.tuning.stdin_grace, self.tuning.term_grace))
 
     async def stop(self, name: str) -> None:
         runtime = self.runtime(name)
@@ -208,7 +216,11 @@ class Supervisor:
         return await self.start(name)
 
     def _spawn_stop(self, runtime: AgentRuntime) -> None:
-        task = asyncio.get_running_loop().create_task(self._stop(runtime))
+        self._track(self._stop(runtime))
+
+    def _track(self, stopping: Coroutine[Any, Any, None]) -> None:
+        """Runs a stop in the background; `stop_all` waits for it."""
+        task = asyncio.get_running_loop().create_task(stopping)
         self._stop_tasks.add(task)
         task.add_done_callback(self._stop_tasks.discard)
 

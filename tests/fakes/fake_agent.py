@@ -22,6 +22,8 @@ Behaviours (combine freely):
   permission-twice   the same, twice in one turn
   commands           announce slash commands on `session/new`
   usage              report context usage after each prompt
+  non-object-lines, endless-line, stray-sessions, bad-answer, close-stdout
+                     hostile stdout on a prompt: see tests/fakes/hostile_output.py
 
 A normal prompt is answered with one text chunk `echo: <last line of the prompt>` and `end_turn`.
 Every stdin line received is appended to $FAKE_LOG when it is set.
@@ -38,6 +40,7 @@ import threading
 import time
 from typing import Any
 
+import hostile_output  # tests/fakes/hostile_output.py: non-object-lines, endless-line, …
 import rpc  # tests/fakes/rpc.py: this script's folder is on sys.path
 import stream_behaviours  # tests/fakes/stream_behaviours.py: split-emoji, permission-flood
 from rpc import chunk, request, send, update
@@ -72,6 +75,8 @@ def handle_prompt(rid: int, params: dict[str, Any]) -> None:
     if "huge-line" in BEHAVIOURS:
         chunk(sid, "x" * (5 * 1024 * 1024))
     if stream_behaviours.run(BEHAVIOURS, sid, rid):
+        return
+    if hostile_output.run(BEHAVIOURS, sid, rid):
         return
     asks = 2 if "permission-twice" in BEHAVIOURS else 1 if "permission" in BEHAVIOURS else 0
     for _ in range(asks):

@@ -1,0 +1,119 @@
+"""The agent's stdout as JSON-RPC messages for the SDK: only JSON objects get through.
+
+The SDK's own stdio reader (NdjsonTransport) hands every parsed line to its receive loop, which
+dies on one that is not an object (`[1,2,3]`: `message.get` fails) — and it accumulates a line
+past any limit (a 1 GiB line without newline took 2 GB). This is our transport instead (the SDK
+takes one, message-level, in `acp.connect_to_agent(client, transport)`): it reads stdout in
+chunks, splits the lines itself, parses each once and gives the SDK only objects. Anything else
+is skipped and noted in the agent's log (rate-limited, app/acp/notices.py); a line longer than
+MAX_LINE is dropped as it streams — its pieces are let go the moment it passes the limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import deque
+from typing import Any
+
+from app.acp.notices import Notices
+from app.i18n import _
+
+MB = 1024 * 1024
+MAX_LINE = 64 * MB  # the longest line we parse (DESIGN §4: 64 MiB)
+READ_SIZE = 256 * 1024
+SAMPLE = 80  # bytes of a skipped line quoted in the log
+
+
+class JsonLines:
+    """A `acp` Transport over a process's stdin (send) and stdout (receive)."""
+
+    def __init__(
+        self, stdout: asyncio.StreamReader, stdin: asyncio.StreamWriter, notices: Notices
+    ) -> None:
+        self._stdout, self._stdin, self._notices = stdout, stdin, notices
+        self._ready: deque[dict[str, Any]] = deque()
+        self._pieces: list[bytes] = []  # the current line so far (it has no newline yet)
+        self._size = 0  # its length, counted on even when its pieces are dropped
+        self._eof = False
+
+    async def send(self, message: dict[str, Any]) -> None:
+        # As the SDK writes: compact JSON, one line. write() is synchronous, so concurrent
+        # senders never interleave; drain() may be awaited by several at once (3.10+).
+        self._stdin.write((json.dumps(message, separators=(",", ":")) + "\n").encode())
+        await self._stdin.drain()
+
+    async def receive(self) -> dict[str, Any] | None:
+        """The next JSON object the agent wrote; None once stdout is closed."""
+        while not self._ready:
+            if self._eof:
+                return None
+            data = await self._stdout.read(READ_SIZE)
+            if data:
+                self._feed(data)
+            else:
+                self._eof = True
+                self._end_line(b"")  # a last line without its newline still counts
+        return self._ready.popleft()
+
+    async def close(self) -> None:
+        """Nothing to release: the process owns the pipes (AgentProcess.stop closes them)."""
+
+    def _feed(self, data: bytes) -> None:
+        *complete, rest = data.split(b"\n")
+        for piece in complete:
+            self._end_line(piece)
+        self._add(rest)
+
+    def _add(self, piece: bytes) -> None:
+        if not piece:
+            return
+        self._size += len(piece)
+        if self._size <= MAX_LINE:
+            self._pieces.append(piece)
+        elif self._pieces:
+            self._pieces = []  # past the limit: never kept, whatever its final length
+
+    def _end_line(self, piece: bytes) -> None:
+        self._add(piece)
+        pieces, size = self._pieces, self._size
+        self._pieces, self._size = [], 0
+        if size > MAX_LINE:
+            self._notices.report(
+                "too-long",
+                _("too long"),
+                _("a line of {size} MB was dropped from stdout (the limit is {limit} MB)").format(
+                    size=round(size / MB), limit=MAX_LINE // MB
+                ),
+            )
+        elif pieces:
+            self._parse(pieces[0] if len(pieces) == 1 else b"".join(pieces))
+
+    def _parse(self, raw: bytes) -> None:
+        try:
+            message = json.loads(raw)
+        except ValueError:  # also invalid UTF-8 (UnicodeDecodeError is a ValueError)
+            if raw.strip():
+                self._notices.report(
+                    "not-json",
+                    _("not JSON"),
+                    _("a line on stdout that is not JSON was skipped: {start}").format(
+                        start=_sample(raw)
+                    ),
+                )
+            return
+        if isinstance(message, dict):
+            self._ready.append(message)
+            return
+        self._notices.report(
+            "not-object",
+            _("not an object"),
+            _("a line on stdout that is not a JSON object was skipped: {start}").format(
+                start=_sample(raw)
+            ),
+        )
+
+
+def _sample(raw: bytes) -> str:
+    text = raw[:SAMPLE].decode("utf-8", errors="replace").strip()
+    return text + (" …" if len(raw) > SAMPLE else "")
