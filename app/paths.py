@@ -37,6 +37,11 @@ def recent_file_path() -> Path:
     return app_config_dir() / "recent.json"
 
 
+def run_dir() -> Path:
+    """`<user config dir>/sidekicks/run`: what each running app started (app/acp/run_records.py)."""
+    return app_config_dir() / "run"
+
+
 def config_fingerprint(config_path: str | os.PathLike[str]) -> str:
     """First 16 hex chars of SHA-256 of the resolved absolute path (one history per file)."""
     resolved = str(Path(config_path).expanduser().resolve())

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from types import TracebackType
 
+from app.acp.run_records import sweep_in_background
 from app.agents.service import AgentService
 from app.agents.supervisor import Supervisor, Tuning
 from app.api import Api
@@ -53,6 +54,7 @@ class Sidekicks:
 
     def start(self) -> Sidekicks:
         """Resolves the configuration to open (raises ConfigError if it cannot be read)."""
+        sweep_in_background()  # agents a killed earlier run left behind (never delays the start)
         startup = startup_config(self._config_flag)
         self._core.start()
         self._started = True

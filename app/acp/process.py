@@ -9,6 +9,9 @@
   close — a grandchild holding stdout open would hang it.
 - Stop: close stdin → 5 s → SIGTERM to the group → 3 s → SIGKILL to the group; and the group
   is also ended when the agent itself exits first, so no grandchild outlives its agent.
+- Nor the app, when it is killed: the agent gets SIGKILL from the OS when the app dies
+  (lifeline.py), and its group is recorded until it stops, for the next start to end what is
+  left (run_records.py).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
+from app.acp import lifeline
+from app.acp.run_records import RUN_MARK, records, run_mark
 from app.acp.stderr import StderrTail
 from app.config.files import folder_missing
 from app.i18n import _
@@ -55,12 +60,13 @@ class AgentProcess:
     ) -> AgentProcess:
         if not cwd.is_dir():
             raise SpawnError(folder_missing(str(cwd)))
-        full_env = {**os.environ, **env}
+        full_env = {**os.environ, **env, RUN_MARK: run_mark()}
         kwargs: dict[str, object] = {}
         if sys.platform == "win32":
             kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
         else:
             kwargs["start_new_session"] = True
+            kwargs["preexec_fn"] = lifeline.preexec()
         try:
             proc = await asyncio.create_subprocess_exec(
                 *command,
@@ -88,6 +94,8 @@ class AgentProcess:
                     program=f"`{command[0]}`", error=err.strerror or err
                 )
             ) from None
+        lifeline.adopt(proc.pid)
+        records.add(proc.pid, command)
         agent = cls(proc, StderrTail(on_stderr_line, log_ring))
         assert proc.stderr is not None
         agent._drain_task = asyncio.get_running_loop().create_task(agent.stderr.drain(proc.stderr))
@@ -127,6 +135,7 @@ class AgentProcess:
                 self._signal_group(signal.SIGKILL)
                 await self.wait_exit(5.0)
         await self._end_leftovers(term_grace)
+        records.remove(self.pid)
         if self._drain_task is not None:
             self._drain_task.cancel()
         # Close the pipes now, on this loop: left to the garbage collector, the transport would

@@ -29,13 +29,15 @@ class StderrTail:
         self._sent_in_window = 0
         self._skipped = 0
         self._flush_handle: asyncio.TimerHandle | None = None
-        self.added = 0  # lines of this process (the ring may hold an earlier process's too)
+        # This process's own lines, for error messages: the ring may also hold an earlier
+        # process's lines, and Sidekicks' notes about this one (app/acp/notices.py).
+        self._own: deque[str] = deque(maxlen=LOG_LINES)
 
     def add(self, line: str) -> None:
         if len(line) > MAX_LINE:
             line = line[:MAX_LINE] + " …"
         self.lines.append(line)
-        self.added += 1
+        self._own.append(line)
         now = time.monotonic()
         if now - self._window_start >= 1.0:
             self._flush_skipped()
@@ -66,9 +68,8 @@ class StderrTail:
         self._flush_skipped()
 
     def tail(self, count: int) -> list[str]:
-        """The last `count` lines this process wrote (never an earlier run's)."""
-        count = min(count, self.added)
-        return list(self.lines)[-count:] if count else []
+        """The last `count` lines this process wrote on stderr (never an earlier run's)."""
+        return list(self._own)[-count:] if count > 0 else []
 
     async def drain(self, stream: asyncio.StreamReader) -> None:
         """Reads until EOF, in chunks (never `readline`, which fails on an endless line)."""

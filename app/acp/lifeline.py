@@ -1,0 +1,73 @@
+"""Agents die with the app, even when the app is killed (SIGKILL, a crash): what the OS offers,
+set up at spawn.
+
+Linux — PR_SET_PDEATHSIG=SIGKILL, set in the child between fork and exec (`preexec_fn`). The
+kernel sends it when the *thread* that forked the child exits: agents are spawned on the core
+loop thread (asyncio forks on the thread running the loop), which lives as long as the app. It
+reaches the agent only, not the agent's children: run_records.py stops those at the next start.
+  Why preexec_fn and not a launcher: the docs call preexec_fn unsafe in a threaded program (a
+  lock another thread held at fork stays held in the child). Ours calls one libc function
+  resolved before the fork — no import, no lock, no logging, no allocation beyond ctypes'
+  argument conversion — then exits if the app already died. Its costs: fork instead of vfork
+  (page tables are copied; measured in the report of issue #13). A launcher (a tiny program that
+  sets the signal and execs the agent) would cost an interpreter start per agent, does not exist
+  in the frozen app, and would turn "program not found" into a bare exit code.
+Windows — a Job Object with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE. Each agent is assigned to it
+right after it starts (a child it starts in that instant escapes), and its children join it by
+themselves. The app holds the job's only handle: when the app ends, however it ends, Windows
+closes the handle and ends every process in the job. (Tested on a Windows runner: issue #18.)
+macOS — no equivalent: an agent that ignores stdin EOF and SIGTERM outlives a killed app.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import os
+import signal
+import sys
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+
+PR_SET_PDEATHSIG = 1
+
+
+def _load_prctl() -> Callable[..., int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        log.warning("prctl is not available: agents may outlive a killed app")
+        return None
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+    prctl.restype = ctypes.c_int
+    fn: Callable[..., int] = prctl
+    return fn
+
+
+_prctl = _load_prctl()
+
+
+def preexec() -> Callable[[], None] | None:
+    """The `preexec_fn` that ties the next agent's life to this app (None: nothing to do)."""
+    prctl = _prctl
+    if prctl is None:
+        return None
+    app_pid = os.getpid()
+
+    def die_with_the_app() -> None:  # runs in the child, after fork: keep it to syscalls
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != app_pid:  # the app died before the signal was armed
+            os._exit(1)
+
+    return die_with_the_app
+
+
+def adopt(pid: int) -> None:
+    """Windows: puts a just-started agent in the app's kill-on-close job (elsewhere: nothing)."""
+    if sys.platform == "win32":
+        from app.acp.lifeline_windows import assign_to_job
+
+        assign_to_job(pid)
