@@ -150,7 +150,8 @@ class AgentConnection:
         if receiving in done or (init in done and isinstance(init.exception(), ConnectionError)):
             # stdout closed: the process is exiting; its exit code says more than "closed".
             await self.process.wait_exit(EXIT_GRACE)
-        if receiving in done and init not in done and not self.process.exited():
+        refused = init in done and not isinstance(init.exception(), ConnectionError)
+        if receiving.done() and not refused and not self.process.exited():
             reason = self._lost_reason(receiving)
         elif init in done and not self.process.exited():
             reason = _("the agent refused to start: {error}").format(

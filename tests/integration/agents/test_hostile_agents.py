@@ -12,6 +12,7 @@ import pytest
 
 from app import Sidekicks
 from app.agents.supervisor import Tuning
+from app.core.errors import UserError
 from tests.agents import agent_yaml, write_config
 from tests.processes import alive
 from tests.waiting import EventLog, wait_for
@@ -98,3 +99,11 @@ def test_a_connection_lost_while_the_process_lives_is_an_error_and_the_process_i
     wait_for(lambda: not alive(pid), timeout=10, what="the agent's process to be stopped")
     # The user can start it again.
     assert app.sk.api.AgentService.Start("lost").state == "ready"
+
+
+def test_an_agent_that_closes_stdout_while_starting_fails_with_that_reason(open_app: Any) -> None:
+    app = open_app("  - name: mute\n    command: [sh, -c, 'exec >&-; exec sleep 60']\n")
+    with pytest.raises(UserError) as raised:
+        app.sk.api.AgentService.Start("mute")
+    assert "closed its output" in str(raised.value)
+    assert app.state("mute")[0] == "error"
