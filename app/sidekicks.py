@@ -23,6 +23,7 @@ from app.config.startup import startup_config
 from app.config.store import ConfigStore
 from app.core.loop import LoopThread
 from app.events.bus import EventBus
+from app.history.base import History
 from app.history.open import open_history
 
 log = logging.getLogger(__name__)
@@ -73,7 +74,15 @@ class Sidekicks:
     async def _open_history(self, config_path: Path) -> None:
         history = open_history(config_path)
         self._store.history_problem = history.problem
+        # Damage found later (by a read, on any thread) reaches the page through the loop.
+        history.on_problem(
+            lambda problem: self._core.call_soon(lambda: self._history_problem(history, problem))
+        )
         self._engine.attach(history)
+
+    def _history_problem(self, history: History, problem: str) -> None:
+        if self._engine.history is history:  # not one replaced by another configuration's
+            self._store.set_history_problem(problem)
 
     @property
     def config_path(self) -> Path:

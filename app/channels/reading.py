@@ -26,6 +26,7 @@ from pydantic import Field
 from app.core.errors import UserError
 from app.events.payloads import PermissionRequested
 from app.history.base import PAGE, History, HistoryClosed, RecordPage
+from app.history.failures import HistoryUnreadable
 from app.i18n import _
 from app.models.conversation import Channel, Message, Usage
 from app.models.wire import WireJson, WireModel
@@ -138,7 +139,15 @@ def _with_view(source: ViewSource, channel_id: str, read: Callable[[ChannelView]
 def _messages(page: RecordPage, extra: list[tuple[bytes, str]]) -> str:
     """The records, then the live, held and queued messages not stored meanwhile, as the
     items of one JSON list."""
-    items = [b",".join(page.records).decode()] if page.records else []
+    try:
+        items = [b",".join(page.records).decode()] if page.records else []
+    except UnicodeDecodeError as err:  # records are checked when first read: not expected
+        details = f"{type(err).__name__}: {err}"
+        raise HistoryUnreadable(
+            _("this conversation's history is damaged and cannot be read ({details})").format(
+                details=details
+            )
+        ) from err
     if extra:
         stored = page.ids()
         items.extend(text for message_id, text in extra if message_id not in stored)

@@ -25,6 +25,7 @@ from app.channels.sessions import Sessions
 from app.channels.state import ActiveTurn, CancelScope, ChannelState
 from app.core.errors import UserError
 from app.core.text import valid_text
+from app.history.failures import failure_reason
 from app.i18n import _
 from app.models.conversation import Message, Part, StopReason
 
@@ -71,7 +72,13 @@ class Turns:
             self._publisher.message(message)
             self._publisher.turn(state)
             return message.id
-        self._registry.keep(message)
+        # Refused when it cannot be kept: nothing is shown nor queued, and the page gives the
+        # text back to send again (the error says why, e.g. the disk is full).
+        try:
+            self._registry.keep(message)
+        except Exception as err:
+            log.warning("could not keep a message in history", exc_info=True)
+            raise UserError(_not_sent(err)) from err
         self._publisher.message(message)
         state.queue.append(message)
         state.worker = asyncio.get_running_loop().create_task(self._work(state))
@@ -82,10 +89,8 @@ class Turns:
         try:
             while state.queue:
                 message = state.queue.pop(0)
-                if message.queued:
-                    message.queued = False
-                    self._registry.keep(message)
-                    self._publisher.message(message)
+                if message.queued and not self._keep_queued(message):
+                    continue  # shown with why it was not sent; the next one goes on
                 state.scope = CancelScope()
                 try:
                     await self._answer_message(state, message)
@@ -95,6 +100,20 @@ class Turns:
             state.answering, state.due = "", []
             state.worker = None
             self._publisher.turn(state)
+
+    def _keep_queued(self, message: Message) -> bool:
+        """Keeps a message that waited in the queue, now that its turn came; one that cannot
+        be kept is not answered, and shows the reason."""
+        message.queued = False
+        try:
+            self._registry.keep(message)
+        except Exception as err:
+            log.warning("could not keep a queued message in history", exc_info=True)
+            message.error = _not_sent(err)
+            self._publisher.message(message)
+            return False
+        self._publisher.message(message)
+        return True
 
     async def _answer_message(self, state: ChannelState, message: Message) -> None:
         decided = route(
@@ -191,7 +210,7 @@ class Turns:
         except Exception as err:  # a full disk, a damaged database: shown, said, not lost now
             log.exception("could not keep an answer in history")
             answer.error = _("this answer could not be saved: {reason}").format(
-                reason=f"{type(err).__name__}: {err}"
+                reason=failure_reason(err)
             )
         finally:
             self._end_answer(state, agent)
@@ -200,7 +219,10 @@ class Turns:
             return
         member.last_seen = answer.id
         state.stored.last_responder = agent
-        self._registry.save(state)
+        try:
+            self._registry.save(state)
+        except Exception:  # only who saw what is lost: the next agents still answer
+            log.exception("could not keep a channel's record in history")
 
     def _end_answer(self, state: ChannelState, agent: str) -> None:
         state.turn = None
@@ -247,6 +269,12 @@ class Turns:
             state.scope.abandon()
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(asyncio.shield(worker), CANCEL_GRACE)
+
+
+def _not_sent(err: Exception) -> str:
+    return _("this message could not be saved, so it was not sent: {reason}").format(
+        reason=failure_reason(err)
+    )
 
 
 async def _take_turn(scope: CancelScope, lock: asyncio.Lock) -> bool:

@@ -85,6 +85,17 @@ class ConfigStore:
             ),
         )
 
+    def set_history_problem(self, problem: str) -> None:
+        """A problem the history found after it was opened (damage met by a read): the page
+        hears of it through `config:changed`, as of any change to what `Current()` returns."""
+        self.history_problem = problem
+        self._bus.emit(
+            names.CONFIG_CHANGED,
+            ConfigChanged(
+                path=str(self.path), valid=self.validation.valid, problems=self.validation.entries
+            ),
+        )
+
     # ---- watching --------------------------------------------------------------------------
 
     def _changed_on_disk(self) -> None:

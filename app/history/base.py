@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -63,7 +64,12 @@ class History(Protocol):
 
     @property
     def problem(self) -> str:
-        """ "" when the history is on disk; otherwise why it only lives in memory."""
+        """ "" when the history is on disk and sound; otherwise why it only lives in memory,
+        or what damage a read or write found in the file."""
+
+    def on_problem(self, listener: Callable[[str], None]) -> None:
+        """`listener(problem)` is called (from any thread) when a problem appears after the
+        history was opened; it must be quick."""
 
     def channels(self) -> list[StoredChannel]:
         """Every channel, oldest first (ids sort by creation time)."""

@@ -7,6 +7,12 @@ entered the history, so "the last 100" and "the 100 before X" are a cursor posit
 one transaction, durable when it returns (LMDB's default `sync`); LMDB's copy-on-write pages
 mean a crash at any moment leaves the last committed state, never half a message.
 
+Damage: the file is checked before LMDB maps it (app/history/data_file.py), every stored message
+is checked the first time this process reads it (app/history/record_checks.py, remembered by
+app/history/checked.py), a damaged record is never passed on (the page gets a note in its
+place, agents nothing), and a read or write that LMDB refuses raises a sentence
+(app/history/failures.py). Damage found while running becomes the history's `problem`.
+
 Threads: writes, growing the map and closing happen on the core loop thread; reads may come
 from any thread (the page's history reads do not wait for the core loop). LMDB lets readers
 and a writer work at once, but not a read beside `set_mapsize` or `close`: every read, the
@@ -24,17 +30,40 @@ from pathlib import Path
 from typing import TypeVar
 
 import lmdb
+from pydantic import ValidationError
 
 from app.history import lmdb_format
 from app.history.base import PAGE, HistoryClosed, RecordPage, StoredChannel
-from app.history.lmdb_format import ID_WIDTH, MAX_DBS, SUB_DATABASES, next_position
+from app.history.data_file import mark_started, refuse_cut_short, refuse_emptied
+from app.history.failures import (
+    HistoryUnreadable,
+    HistoryWriteError,
+    describe,
+    is_damage,
+    is_lasting,
+)
+from app.history.lmdb_format import (
+    ID_WIDTH,
+    MAX_DBS,
+    SUB_DATABASES,
+    next_position,
+    position_bytes,
+)
 from app.history.lock import FolderLock
+from app.history.problems import ProblemListener, ProblemReport
+from app.history.record_checks import (
+    NOTE_OPENING,
+    RecordChecks,
+    invalid_reason,
+    note_position,
+)
 from app.history.records import (
     decode_commands,
     decode_messages,
     encode_commands,
     encode_message,
 )
+from app.i18n import _
 from app.models.conversation import Command, Message
 
 T = TypeVar("T")
@@ -60,6 +89,9 @@ class LmdbHistory:
         self._lock = lock
         self._guard = threading.Lock()
         self._closed = False
+        self._report = ProblemReport()
+        self._checks = RecordChecks(folder, self._report)
+        refuse_emptied(folder)
         # sync/metasync on and writemap off (the defaults, spelled out): a commit is on disk
         # when put returns, and a stray write through the map cannot corrupt the file.
         self._env = lmdb.open(
@@ -73,12 +105,13 @@ class LmdbHistory:
             mode=0o600,  # conversations may hold secrets: the files are the user's alone
         )
         try:
-            self._check_size()
+            refuse_cut_short(self._env, folder)
             # Creating sub-databases and converting an older format are writes: they can meet
             # a full map too (a database reopened with a map just its size, see _grow).
             dbs = self._write(self._open_sub_databases)
             self._channels, self._timeline, self._positions, self._commands, _meta = dbs
             self._check_ends()
+            mark_started(folder)
         except BaseException:
             self._env.close()
             raise
@@ -88,15 +121,6 @@ class LmdbHistory:
         _channels, timeline, positions, _commands, meta = dbs
         lmdb_format.prepare(self._env, txn, timeline, positions, meta)
         return dbs
-
-    def _check_size(self) -> None:
-        """Refuses a data file shorter than its last committed page (a truncated copy, a full
-        disk under some file systems): LMDB maps the file and would kill the process with
-        SIGBUS on the first read past its end, instead of raising an error."""
-        needed = (self._env.info()["last_pgno"] + 1) * self._env.stat()["psize"]
-        actual = (Path(self._env.path()) / "data.mdb").stat().st_size
-        if actual < needed:
-            raise lmdb.CorruptedError(f"{self.folder}: the data file is cut short")
 
     def _check_ends(self) -> None:
         """Reads the first and last record of each sub-database: a damaged tree usually
@@ -112,14 +136,30 @@ class LmdbHistory:
 
     @property
     def problem(self) -> str:
-        return ""
+        return self._report.problem
+
+    def on_problem(self, listener: ProblemListener) -> None:
+        self._report.on_problem(listener)
 
     # Channels
 
     def channels(self) -> list[StoredChannel]:
-        with self._reading(self._channels) as txn:
-            values = list(txn.cursor().iternext(keys=False, values=True))
-        return [StoredChannel.model_validate_json(value) for value in values]
+        """Every readable channel; a damaged record is left out (and reported)."""
+        try:
+            with self._reading(self._channels) as txn:
+                items = list(txn.cursor().iternext())
+        except HistoryUnreadable:
+            return []  # the problem says why: the app runs, on an empty list
+        stored = []
+        for key, value in items:
+            try:
+                stored.append(StoredChannel.model_validate_json(value))
+            except ValidationError as error:
+                details = _("the record of channel {channel}: {reason}").format(
+                    channel=key.decode(errors="replace"), reason=invalid_reason(error)
+                )
+                self._report.damaged(self.folder, details)
+        return stored
 
     def put_channel(self, stored: StoredChannel) -> None:
         key = _required_prefix(stored.channel.id)
@@ -141,6 +181,7 @@ class LmdbHistory:
                     found = cursor.delete()
 
         self._write(delete)
+        self._checks.forget(prefix)
 
     # Messages
 
@@ -151,14 +192,16 @@ class LmdbHistory:
         id_key = prefix + message.id.encode()
         value = encode_message(message)
 
-        def add(txn: lmdb.Transaction[bytes]) -> None:
+        def add(txn: lmdb.Transaction[bytes]) -> int:
             position = txn.get(id_key, db=self._positions)
             if position is None:
                 position = next_position(txn, self._timeline, prefix)
                 txn.put(id_key, position, db=self._positions)
             txn.put(prefix + position, value, db=self._timeline)
+            return int.from_bytes(position, "big")
 
-        self._write(add)
+        position = self._write(add)
+        self._checks.written(prefix, position)
 
     def last_messages(self, channel_id: str, limit: int = PAGE) -> tuple[list[Message], bool]:
         return self.last_records(channel_id, limit).decoded()
@@ -173,7 +216,8 @@ class LmdbHistory:
         if prefix is None:
             return RecordPage([], False)
         with self._reading(self._timeline) as txn:
-            return _page(txn, prefix, prefix + _END, limit)
+            items, more = _page(txn, prefix, prefix + _END, limit)
+        return RecordPage(self._checks.records(prefix, items), more)
 
     def records_before(self, channel_id: str, before_id: str, limit: int = PAGE) -> RecordPage:
         prefix = _prefix(channel_id)
@@ -183,36 +227,61 @@ class LmdbHistory:
             position = self._position(txn, prefix, before_id)
             if position is None:
                 return RecordPage([], False)  # no such message: nothing is before it
-            return _page(txn, prefix, prefix + position, limit)
+            items, more = _page(txn, prefix, prefix + position, limit)
+        return RecordPage(self._checks.records(prefix, items), more)
 
     def messages_after(self, channel_id: str, after_id: str, limit: int) -> list[Message]:
         """An unknown `after_id` counts as "": an agent that saw a message no longer kept
-        is given the latest messages."""
+        is given the latest messages. Damage is left out: an agent is given what could be
+        read (the history's problem says the rest)."""
         prefix = _prefix(channel_id)
         if prefix is None or limit <= 0:
             return []
-        with self._reading(self._timeline) as txn:
-            position = self._position(txn, prefix, after_id)
-            floor = prefix if position is None else prefix + position
-            items = _walk_back(txn, prefix + _END, floor, limit)
-        return decode_messages([value for _, value in reversed(items)])
+        try:
+            with self._reading(self._timeline) as txn:
+                position = self._position(txn, prefix, after_id)
+                floor = prefix if position is None else prefix + position
+                items = _walk_back(txn, prefix + _END, floor, limit)
+        except HistoryUnreadable:
+            return []
+        records = self._checks.records(prefix, items)
+        return decode_messages(
+            [record for record in records if not record.startswith(NOTE_OPENING)]
+        )
 
     def _position(
         self, txn: lmdb.Transaction[bytes], prefix: bytes, message_id: str
     ) -> bytes | None:
+        noted = note_position(message_id)
+        if noted is not None:  # a damaged record's note: its id names its position
+            return position_bytes(noted)
         key = message_id.encode()
         if not key or len(key) > _MAX_ID_BYTES:
             return None
-        return txn.get(prefix + key, db=self._positions)
+        position = txn.get(prefix + key, db=self._positions)
+        if position is not None and len(position) != 8:
+            details = _("the position of message {id}: it is not 8 bytes").format(id=message_id)
+            self._report.damaged(self.folder, details)
+            return None
+        return position
 
     # Commands
 
     def commands(self, agent: str) -> list[Command]:
         if not agent:
             return []  # LMDB keys cannot be empty; no agent has an empty name
-        with self._reading(self._commands) as txn:
-            value = txn.get(agent.encode())
-        return decode_commands(value)
+        try:
+            with self._reading(self._commands) as txn:
+                value = txn.get(agent.encode())
+            return decode_commands(value)
+        except HistoryUnreadable:
+            return []
+        except ValidationError as error:
+            details = _("the commands of {agent}: {reason}").format(
+                agent=agent, reason=invalid_reason(error)
+            )
+            self._report.damaged(self.folder, details)
+            return []  # announced again at its next session
 
     def put_commands(self, agent: str, commands: list[Command]) -> None:
         key = agent.encode()
@@ -236,14 +305,46 @@ class LmdbHistory:
         with self._guard:
             if self._closed:
                 raise HistoryClosed(f"{self.folder}: the history was closed")
-            with self._env.begin(db=db) as txn:
-                yield txn
+            try:
+                with self._env.begin(db=db) as txn:
+                    yield txn
+            except lmdb.Error as error:
+                raise self._unreadable(error) from error
+
+    def _unreadable(self, error: lmdb.Error) -> HistoryUnreadable:
+        if is_damage(error):
+            self._report.damaged(self.folder, str(error), error)
+            return HistoryUnreadable(
+                _("this conversation's history is damaged and cannot be read ({details})").format(
+                    details=error
+                )
+            )
+        return HistoryUnreadable(
+            _("the history cannot be read: {reason}").format(reason=describe(error, self.folder))
+        )
 
     # Writing
 
     def _write(self, change: Callable[[lmdb.Transaction[bytes]], T]) -> T:
-        """Runs `change` in one write transaction. When the map is full the transaction is
-        aborted (nothing of it was written), the map doubles and the change runs again."""
+        """Runs `change` in one write transaction; raises `HistoryWriteError`, saying why in a
+        sentence, when it cannot be done (nothing of it was written then)."""
+        try:
+            return self._commit(change)
+        except lmdb.Error as error:
+            reason = describe(error, self.folder)
+            if is_damage(error):
+                self._report.damaged(self.folder, str(error), error)
+            elif is_lasting(error):
+                self._report.report(
+                    _("The history in {folder} cannot be used any more: {reason}.").format(
+                        folder=self.folder, reason=reason
+                    )
+                )
+            raise HistoryWriteError(reason) from error
+
+    def _commit(self, change: Callable[[lmdb.Transaction[bytes]], T]) -> T:
+        """When the map is full the transaction is aborted (nothing of it was written), the
+        map doubles and the change runs again."""
         while True:
             try:
                 with self._env.begin(write=True) as txn:
@@ -277,14 +378,16 @@ def _required_prefix(channel_id: str) -> bytes:
     return prefix
 
 
-def _page(txn: lmdb.Transaction[bytes], prefix: bytes, end: bytes, limit: int) -> RecordPage:
-    """The `limit` records just before key `end` in the channel's range, and whether older ones
-    exist: reads one record more than asked, to know without counting."""
+def _page(
+    txn: lmdb.Transaction[bytes], prefix: bytes, end: bytes, limit: int
+) -> tuple[list[tuple[bytes, bytes]], bool]:
+    """The `limit` records just before key `end` in the channel's range (newest first), and
+    whether older ones exist: reads one record more than asked, to know without counting."""
     limit = max(limit, 0)
     items = _walk_back(txn, end, prefix, limit + 1)
     more = len(items) > limit
     del items[limit:]
-    return RecordPage([value for _, value in reversed(items)], more)
+    return items, more
 
 
 def _walk_back(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 
 from app.history.base import PAGE, HistoryClosed, RecordPage, StoredChannel
+from app.history.problems import ProblemListener, ProblemReport
 from app.history.records import (
     decode_commands,
     decode_messages,
@@ -41,7 +42,7 @@ class MemoryHistory:
     """`History` kept in memory until the app closes."""
 
     def __init__(self, problem: str = "") -> None:
-        self._problem = problem
+        self._report = ProblemReport(problem)
         self._lock = threading.Lock()
         self._closed = False
         self._channels: dict[str, bytes] = {}
@@ -50,7 +51,11 @@ class MemoryHistory:
 
     @property
     def problem(self) -> str:
-        return self._problem
+        return self._report.problem
+
+    def on_problem(self, listener: ProblemListener) -> None:
+        """Records are this process's own encodings: no damage appears later."""
+        self._report.on_problem(listener)
 
     def channels(self) -> list[StoredChannel]:
         with self._lock:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import errno
 import logging
 from pathlib import Path
 
 from app.history.base import History
+from app.history.failures import describe
 from app.history.lock import FolderLock, LockHeld
 from app.history.memory import MemoryHistory
 from app.i18n import _
@@ -55,44 +55,10 @@ def _cannot_open(folder: Path, error: BaseException) -> MemoryHistory:
     problem = _(
         "The history in {folder} cannot be opened: {reason}. "
         "History is kept in memory until the app closes."
-    ).format(folder=folder, reason=_reason(error))
+    ).format(folder=folder, reason=describe(error, folder))
     return _in_memory(problem, error)
 
 
 def _in_memory(problem: str, error: BaseException | None = None) -> MemoryHistory:
     log.warning("%s", problem, exc_info=error)
     return MemoryHistory(problem=problem)
-
-
-def _reason(error: BaseException) -> str:
-    """Why, in a few words: the common causes get a sentence, the rest the system's words."""
-    if isinstance(error, ImportError):
-        return _("the database engine is missing from this installation")
-    code = getattr(error, "errno", None) or getattr(error, "code", None)
-    if isinstance(error, PermissionError) or code in (errno.EACCES, errno.EPERM):
-        return _("permission denied")
-    if code == errno.ENOSPC:
-        return _("the disk is full")
-    if code == errno.EROFS:
-        return _("the disk is read-only")
-    if isinstance(error, FileExistsError | NotADirectoryError) or code == errno.ENOTDIR:
-        return _("a file stands where its folder should be")
-    if _is_damaged(error):
-        return _("the file is damaged or is not a Sidekicks history")
-    return str(error) or type(error).__name__
-
-
-def _is_damaged(error: BaseException) -> bool:
-    try:
-        import lmdb
-    except ImportError:
-        return False
-    damaged = (
-        lmdb.InvalidError,
-        lmdb.CorruptedError,
-        lmdb.PageNotFoundError,
-        lmdb.VersionMismatchError,
-        lmdb.BadTxnError,
-        lmdb.PanicError,
-    )
-    return isinstance(error, damaged)
