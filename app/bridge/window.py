@@ -14,8 +14,9 @@ import threading
 from pathlib import Path
 from typing import Any, Literal
 
-from app.bridge import csp, permissions, results
+from app.bridge import allowlist, csp, permissions, qt_navigation, results
 from app.bridge.geometry import MIN_SIZE, Geometry, load_geometry, save_geometry
+from app.bridge.navigation import AppPage
 from app.bridge.pump import EventPump
 from app.paths import resource_path
 from app.sidekicks import Sidekicks
@@ -58,6 +59,7 @@ def run_window(sk: Sidekicks) -> None:
     csp.install()
     permissions.install()
     results.install()
+    allowlist.install()  # issue #13: only the services' exposed methods answer the page
     geometry = load_geometry()
     index = ui_index()
     window = webview.create_window(
@@ -74,6 +76,8 @@ def run_window(sk: Sidekicks) -> None:
     )
     assert window is not None
     csp.without_eval(window)
+    # The window shows the app's page only (pywebview sets real_url as webview.start serves it).
+    qt_navigation.install(lambda: AppPage(window.real_url, own_html=window.html is not None))
     pump = EventPump(window.run_js)
     unsubscribe = sk.events.subscribe(pump.put)
     live = Geometry(geometry.width, geometry.height, geometry.x, geometry.y)

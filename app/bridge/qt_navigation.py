@@ -1,0 +1,70 @@
+"""The navigation lock in the Qt backend (Linux): app/bridge/navigation.py's policy applied where
+QtWebEngine asks whether to navigate.
+
+pywebview's Qt page accepts every navigation of the window (it has no `acceptNavigationRequest`
+under QtWebEngine) and gives the bridge to whatever page then loads; its page for new windows
+hands every address, whatever the scheme, to the system's opener. Both methods are replaced on
+pywebview's classes before the window exists. macOS and Windows (cocoa, edgechromium) have no such
+hook here yet: there the CSP (no frames, no script from elsewhere) and the bridge's allow-list
+(app/bridge/allowlist.py) hold, and issue #18 covers those backends.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+import webbrowser
+from collections.abc import Callable
+from typing import Any
+
+from app.bridge.navigation import AppPage, Verdict, for_a_new_window, for_the_window
+
+log = logging.getLogger(__name__)
+
+_SHOWN_URL = 200  # characters of a refused address in the log
+
+
+def install(app_page: Callable[[], AppPage]) -> None:
+    if not sys.platform.startswith("linux"):
+        return
+    from PyQt6.QtWebEngineCore import QWebEnginePage
+    from webview.platforms import qt
+
+    link_clicked = QWebEnginePage.NavigationType.NavigationTypeLinkClicked
+
+    def acceptNavigationRequest(page: Any, url: Any, kind: Any, is_main_frame: bool) -> bool:
+        target = url.toString()
+        verdict = for_the_window(
+            target, app_page(), main_frame=is_main_frame, link=kind == link_clicked
+        )
+        return follow(verdict, target, "navigate to")
+
+    def acceptNewWindow(page: Any, url: Any, kind: Any, is_main_frame: bool) -> bool:
+        target = url.toString()
+        follow(for_a_new_window(target), target, "open")
+        return False  # the page for new windows never shows anything
+
+    qt.BrowserView.WebPage.acceptNavigationRequest = acceptNavigationRequest  # type: ignore[method-assign]
+    qt.BrowserView.NavigationHandler.acceptNavigationRequest = acceptNewWindow  # type: ignore[method-assign]
+
+
+def follow(verdict: Verdict, url: str, action: str) -> bool:
+    """Applies a verdict; True when the window may load the page."""
+    if verdict is Verdict.LOAD:
+        return True
+    if verdict is Verdict.OPEN_OUTSIDE:
+        log.info("opening %s in the system browser", url[:_SHOWN_URL])
+        # The opener may take a while (it waits for the program it starts): not on the GUI thread.
+        threading.Thread(target=_open_outside, args=(url,), daemon=True).start()
+    else:
+        log.warning("refused to %s %s", action, url[:_SHOWN_URL])
+    return False
+
+
+def _open_outside(url: str) -> None:
+    try:
+        if not webbrowser.open(url, new=2):
+            log.warning("no browser could open %s", url[:_SHOWN_URL])
+    except Exception:
+        log.exception("could not open %s", url[:_SHOWN_URL])
