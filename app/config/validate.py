@@ -21,6 +21,7 @@ from pydantic_core import ErrorDetails
 
 from app.config.custom_errors import Custom, custom_kind, custom_message
 from app.config.files import folder_missing
+from app.config.limits import text_too_large, utf8_size_over_limit
 from app.config.model import AGENT_NAME_PATTERN, Config
 from app.config.yamldoc import (
     clamp,
@@ -40,6 +41,7 @@ log = logging.getLogger(__name__)
 class Validation:
     entries: list[Problem] = field(default_factory=list)
     config: Config | None = None  # set when there is no problem (warnings allowed)
+    not_a_mapping: bool = False  # YAML whose top level is not a mapping: Open refuses such a file
 
     @property
     def valid(self) -> bool:
@@ -68,17 +70,20 @@ def check_text(text: str, base_dir: Path | None = None) -> Validation:
     """The problems and warnings of `text`; a relative `cwd` is looked up in `base_dir` (default:
     the home folder). Raises only on a bug of its own."""
     base_dir = base_dir or Path.home()
+    size = utf8_size_over_limit(text)
+    if size is not None:
+        return Validation([Problem(line=1, column=1, message=text_too_large(size))])
     parsed = parse(text)
     if parsed.problem is not None:
         return Validation([parsed.problem])
     root, data = parsed.root, parsed.data
     if data is None:
         message = _("the configuration is empty: it needs at least an `agents:` list")
-        return Validation([Problem(line=1, column=1, message=message)])
+        return Validation([Problem(line=1, column=1, message=message)], not_a_mapping=True)
     if not isinstance(data, dict):
         line, col = node_position(root) or (first_content_line(text), 1)
         message = _("the configuration must be a mapping (keys such as `agents:` and `theme:`)")
-        return Validation([_at(text, line, col, message)])
+        return Validation([_at(text, line, col, message)], not_a_mapping=True)
 
     entries: list[Problem] = []
     entries += _duplicate_names(text, root, data)

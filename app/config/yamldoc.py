@@ -10,6 +10,9 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from app.config.limits import MAX_ALIASED_VALUES, MAX_DEPTH, MAX_VALUES
+from app.config.yamlbudget import BudgetComposer, OverBudget, TooDeep, TooManyAliasedValues
+from app.config.yamlscan import FastScanner
 from app.i18n import _
 from app.models.problems import Problem
 
@@ -23,8 +26,11 @@ class Parsed:
 
 def parse(text: str) -> Parsed:
     yaml = YAML(typ="rt")
+    yaml.Scanner, yaml.Composer = FastScanner, BudgetComposer
     try:
         root = yaml.load(text)
+    except OverBudget as err:
+        return Parsed(None, None, _budget_problem(err, text))
     except MarkedYAMLError as err:
         return Parsed(None, None, _syntax_problem(err, text))
     except YAMLError as err:  # not marked: point at the start
@@ -37,6 +43,24 @@ def parse(text: str) -> Parsed:
         message = _("the file could not be read as YAML: {error}").format(error=detail)
         return Parsed(None, None, Problem(line=1, column=1, message=message))
     return Parsed(root, to_plain(root), None)
+
+
+def _budget_problem(err: OverBudget, text: str) -> Problem:
+    line, column = clamp(text, err.line + 1, err.column + 1)
+    if isinstance(err, TooManyAliasedValues):
+        message = _(
+            "aliases repeat too many values here: {alias} brings them past {limit}, "
+            "more than Sidekicks expands"
+        ).format(alias=f"`*{err.alias}`", limit=MAX_ALIASED_VALUES)
+    elif isinstance(err, TooDeep):
+        message = _(
+            "this value is nested more than {limit} levels deep, more than Sidekicks reads"
+        ).format(limit=MAX_DEPTH)
+    else:
+        message = _(
+            "too many values: this one passes {limit}, the most Sidekicks reads in a configuration"
+        ).format(limit=MAX_VALUES)
+    return Problem(line=line, column=column, message=message)
 
 
 def _syntax_problem(err: MarkedYAMLError, text: str) -> Problem:

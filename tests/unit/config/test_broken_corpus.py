@@ -15,6 +15,7 @@ import pytest
 
 from app.config.defaults import default_config_text
 from app.config.validate import Validation, check_text
+from tests.unit.config.hostile_texts import MIB, alias_bomb
 
 NO_SUCH_PROGRAM = "sidekicks-test-no-such-program-3f9a"
 
@@ -489,6 +490,112 @@ def test_a_broken_configuration_reports_its_first_problem_at_the_offending_spot(
 def test_the_corpus_has_at_least_35_broken_configurations() -> None:
     assert len(BROKEN) >= 35
     assert len({case.id for case in BROKEN}) == len(BROKEN)
+
+
+# Texts made to hurt: each is exactly one problem, found without expanding or stalling.
+LONG = 1_000_000  # characters of one line: under the 1 MB limit with the rest of the text
+BOMB = "aliases repeat too many values here: {alias} brings them past 10000, more than Sidekicks "
+BOMB += "expands"
+HOSTILE = [
+    pytest.param(
+        alias_bomb(levels=7),
+        5,
+        8,
+        BOMB.format(alias="`*d`"),
+        id="alias-bomb-of-7-levels-at-the-alias-that-passes-the-budget",
+    ),
+    pytest.param(
+        alias_bomb(levels=12),
+        5,
+        8,
+        BOMB.format(alias="`*d`"),
+        id="alias-bomb-of-12-levels-stops-at-the-same-alias",
+    ),
+    pytest.param(
+        lines(f"x: &x [{', '.join(['v'] * 999)}]", "agents: [" + ", ".join(["*x"] * 11) + "]"),
+        2,
+        50,  # the eleventh `*x`: 11 × 1000 values, where 10 × 1000 are still allowed
+        BOMB.format(alias="`*x`"),
+        id="alias-repeated-side-by-side-at-the-alias-that-passes-the-budget",
+    ),
+    pytest.param(
+        lines("base: &base", "  name: demo", "  builtin: demo", "agents:")
+        + "".join(f"  - <<: *base\n    name: a{i}\n" for i in range(4000)),
+        4005,  # the 2001st merge: 2001 × 5 values
+        9,
+        BOMB.format(alias="`*base`"),
+        id="merge-keys-count-as-aliases",
+    ),
+    pytest.param(
+        lines("theme: dark", "x:", *["  - 1"] * 20_000, "agents: []"),
+        19_998,  # 5 values before the list (the root, theme, dark, x, the list): item 19,996
+        5,
+        "too many values: this one passes 20000, the most Sidekicks reads in a configuration",
+        id="too-many-values-at-the-value-that-passes-the-limit",
+    ),
+    pytest.param(
+        "x: " + "[" * 500_000 + "]" * 500_000,
+        1,
+        53,  # the root is level 1, `x` and its list level 2: the 50th `[` is level 51
+        "this value is nested more than 50 levels deep, more than Sidekicks reads",
+        id="nested-too-deep-at-the-first-value-too-deep",
+    ),
+    pytest.param(
+        "theme: dark\n# " + "x" * MIB + "\n",
+        1,
+        1,
+        "the configuration is 1.1 MB; Sidekicks reads at most 1 MB",
+        id="text-over-1-mb-at-the-start",
+    ),
+    pytest.param(
+        "# " + "é" * 600_000 + "\n",
+        1,
+        1,
+        "the configuration is 1.2 MB; Sidekicks reads at most 1 MB",
+        id="text-over-1-mb-counted-in-utf8-bytes",
+    ),
+    pytest.param(
+        lines("theme: dark", "# " + "x" * LONG, "theme: light"),
+        3,
+        1,
+        'YAML syntax error: found duplicate key "theme" with value "light" '
+        '(original value: "dark") (while constructing a mapping)',
+        id="huge-comment-line-then-a-problem-at-its-spot",
+    ),
+    pytest.param(
+        lines("theme: dark  # " + "x" * LONG, "language: klingon"),
+        2,
+        11,
+        "`language` must be one of: `system`, `en`, `fr`",
+        id="huge-trailing-comment-then-a-problem-at-its-spot",
+    ),
+    pytest.param(
+        lines("theme: dark", "agents: [" + " " * LONG + "1]]"),
+        2,
+        LONG + 12,  # the second `]`, after the spaces of the flow sequence
+        "YAML syntax error: expected <block end>, but found ']' (while parsing a block mapping)",
+        id="huge-run-of-spaces-then-a-problem-at-its-spot",
+    ),
+    pytest.param(
+        lines("theme: dark", "description: " + "x" * LONG, "language: klingon"),
+        3,
+        11,
+        "`language` must be one of: `system`, `en`, `fr`",
+        id="huge-value-line-then-a-problem-at-its-spot",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "column", "message"), HOSTILE)
+def test_a_hostile_configuration_is_one_problem_at_its_spot_with_its_exact_message(
+    text: str, line: int, column: int, message: str, tmp_path: Path
+) -> None:
+    result = validate(text, tmp_path)
+
+    assert result.config is None
+    assert [(p.line, p.column, p.message) for p in result.problems][:1] == [(line, column, message)]
+    for entry in result.entries:
+        assert _inside(text, entry.line, entry.column), entry
 
 
 WARNINGS = [
