@@ -73,12 +73,12 @@ class ConfigService:
     @exposed
     def Validate(self, text: str) -> list[Problem]:
         """Problems and warnings of `text`, without saving."""
-        return self._core.call(lambda: self._store.validate(text))
+        return self._core.run(self._store.validate(text))
 
     @exposed
     def Save(self, text: str) -> list[Problem]:
         """Writes `text` if it has no problem; returns its problems and warnings either way."""
-        return self._core.call(lambda: self._store.save(text))
+        return self._core.run(self._store.save(text))
 
     @exposed
     def Schema(self) -> dict[str, Any]:

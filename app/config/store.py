@@ -1,8 +1,10 @@
 """The configuration in force: which file, where it came from, its last valid content.
 
 Lives on the core loop. An invalid edit keeps the last valid configuration running and reports
-its problems; a deleted file is reported, not fatal. Other features listen for new valid
-configurations (`on_config`) and take part in switching files (`on_before_open`, `on_opened`).
+its problems; a deleted or unreadable file is reported, not fatal. Reading and validating happen
+on the checker's thread (checking.py): the loop only awaits them. Other features listen for new
+valid configurations (`on_config`) and take part in switching files (`on_before_open`,
+`on_opened`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import Literal
 
 from app.config import recent
 from app.config.atomic import write_atomic
-from app.config.files import absolute, check_openable
+from app.config.checking import Checker, FileState
+from app.config.files import absolute, read_config_text
 from app.config.model import Config
 from app.config.validate import Validation, validate_text
 from app.config.watcher import ConfigWatcher
@@ -46,30 +49,37 @@ class ConfigStore:
         self._disk_text: str | None = None
         self._watcher: ConfigWatcher | None = None
         self._reload_handle: asyncio.TimerHandle | None = None
+        self._checker = Checker()
+        self._reloads = 0  # reloads started: only the newest one's result is applied
+        self._reloading: set[asyncio.Task[None]] = set()
         self.config_listeners: list[Callable[[Config], None]] = []
         self.before_open: list[Callable[[], Awaitable[None]]] = []
         self.after_open: list[Callable[[Path], Awaitable[None]]] = []
 
     # ---- loading ---------------------------------------------------------------------------
 
-    def load(self, path: Path, text: str, source: Source, created: bool) -> None:
-        """Takes `path` as the configuration in force (called on the loop)."""
+    def load(
+        self,
+        path: Path,
+        text: str,
+        source: Source,
+        created: bool,
+        validation: Validation | None = None,
+    ) -> None:
+        """Takes `path` as the configuration in force (called on the loop). Without `validation`,
+        the text is validated here: at the start, before anything else is served."""
         self._stop_watching()
         self.path, self.source, self.created = path, source, created
         self.config = Config()
-        self._apply(text)
+        if validation is None:
+            validation = validate_text(text, path.parent)
+        self._apply(text, validation)
         self._watcher = ConfigWatcher(path, self._changed_on_disk)
         self._watcher.start()
 
-    def _apply(self, text: str | None, unreadable: str = "") -> None:
+    def _apply(self, text: str | None, validation: Validation) -> None:
         self._disk_text = text
-        if text is None or unreadable:
-            message = unreadable or _(
-                "the file was deleted or moved; the last valid configuration stays in force"
-            )
-            self.validation = Validation([Problem(line=1, column=1, message=message)])
-        else:
-            self.validation = validate_text(text, self.path.parent)
+        self.validation = validation
         if self.validation.config is not None:
             self.config = self.validation.config
             set_language(self.config.language)
@@ -108,28 +118,28 @@ class ConfigStore:
         self._reload_handle = self._core.loop.call_later(DEBOUNCE_SECONDS, self.reload)
 
     def reload(self) -> None:
+        """Reads and checks the file on the checker's thread, then applies what it found."""
         self._reload_handle = None
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            raw = None
-        except OSError as err:
-            log.warning("cannot read %s: %s", self.path, err)
-            return
-        text, unreadable = None, ""
-        if raw is not None:
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                text = raw.decode("utf-8", errors="replace")
-                unreadable = _(
-                    "the file is not UTF-8 text; the last valid configuration stays in force"
-                )
-        if text == self._disk_text:
-            return  # our own save, or a touch that changed nothing
-        self._apply(text, unreadable)
+        self._reloads += 1
+        task = self._core.loop.create_task(self._reload(self._reloads, self.path))
+        self._reloading.add(task)
+        task.add_done_callback(self._reloading.discard)
+
+    async def _reload(self, number: int, path: Path) -> None:
+        state = await self._checker.file(path, self._disk_text)
+        if state is None or number != self._reloads:
+            return  # unchanged, or a newer reload (or another file) has taken over
+        if self._same_as_in_force(state):
+            return  # our own save, a touch that changed nothing, or the same problem again
+        self._apply(state.text, state.validation)
+
+    def _same_as_in_force(self, state: FileState) -> bool:
+        if state.text is not None:
+            return state.text == self._disk_text
+        return self._disk_text is None and state.validation.entries == self.validation.entries
 
     def _stop_watching(self) -> None:
+        self._reloads += 1  # a reload under way belongs to the file being left
         if self._reload_handle is not None:
             self._reload_handle.cancel()
             self._reload_handle = None
@@ -139,36 +149,43 @@ class ConfigStore:
 
     # ---- editing ---------------------------------------------------------------------------
 
-    def validate(self, text: str) -> list[Problem]:
-        return validate_text(text, self.path.parent).entries
+    async def validate(self, text: str) -> list[Problem]:
+        return (await self._checker.text(text, self.path.parent)).entries
 
-    def save(self, text: str) -> list[Problem]:
-        result = validate_text(text, self.path.parent)
+    async def save(self, text: str) -> list[Problem]:
+        path = self.path
+        result = await self._checker.text(text, path.parent)
         if not result.valid:
             return result.entries
+        if self.path != path:  # Open switched files while the text was being checked
+            raise ConfigError(
+                _("the configuration was switched to {path} meanwhile; nothing was saved").format(
+                    path=self.path
+                )
+            )
         try:
-            write_atomic(self.path, text)
+            write_atomic(path, text)
         except OSError as err:
             raise ConfigError(
-                _("{path} could not be saved: {error}").format(path=self.path, error=err)
+                _("{path} could not be saved: {error}").format(path=path, error=err)
             ) from None
-        self._apply(text)
+        self._apply(text, result)
         return result.entries
 
     def content(self) -> str:
         if self._disk_text is not None:
             return self._disk_text
-        try:
-            return self.path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+        try:  # a regular file of at most 1 MB: quick, and never a pipe that blocks the loop
+            return read_config_text(self.path)
+        except ConfigError:
             return ""
 
     async def open(self, raw_path: str) -> None:
         path = absolute(raw_path)
-        text = check_openable(path)  # raises before anything changes
+        text, validation = await self._checker.openable(path)  # raises before anything changes
         for before in list(self.before_open):
             await before()
-        self.load(path, text, "recent", created=False)
+        self.load(path, text, "recent", created=False, validation=validation)
         try:
             recent.remember(path)
         except OSError as err:
@@ -178,3 +195,4 @@ class ConfigStore:
 
     def close(self) -> None:
         self._stop_watching()
+        self._checker.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -241,16 +242,19 @@ def test_a_failed_open_says_why_and_changes_nothing(
 def test_an_unreadable_file_is_a_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Tests run as root here, where chmod 000 does not stop reads: make the read itself fail.
+    # Tests run as root here, where chmod 000 does not stop reads: make the open itself fail.
     from app.config import files
 
     target = tmp_path / "locked.yaml"
     target.write_text(VALID, encoding="utf-8")
+    real_open = os.open
 
-    def refuse(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied")
+    def refuse(path: Any, *args: Any, **kwargs: Any) -> int:
+        if os.fspath(path) == str(target):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(files.Path, "read_bytes", refuse)
+    monkeypatch.setattr(os, "open", refuse)
     with pytest.raises(ConfigError, match="permission denied"):
         files.read_config_text(target)
 
