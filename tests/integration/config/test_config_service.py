@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,26 +12,10 @@ from app import Sidekicks
 from app.config.defaults import default_config_text
 from app.core.errors import ConfigError, UserError
 from app.paths import resource_path
+from tests.integration.config.conftest import VALID
 from tests.waiting import EventLog
 
-VALID = "theme: dark\nagents:\n  - name: demo\n    builtin: demo\n"
 OTHER = "theme: light\nagents:\n  - name: other\n    builtin: demo\n"
-
-
-@pytest.fixture
-def config_file(tmp_path: Path) -> Path:
-    path = tmp_path / "work" / "sidekicks.yaml"
-    path.parent.mkdir()
-    path.write_text(VALID, encoding="utf-8")
-    return path
-
-
-@pytest.fixture
-def app(config_file: Path) -> Iterator[tuple[Sidekicks, EventLog]]:
-    log = EventLog()
-    with Sidekicks(config=config_file) as sk:
-        sk.events.subscribe(log)
-        yield sk, log
 
 
 def test_first_start_creates_the_default_config_with_the_demo_agent(user_config_dir: Path) -> None:

@@ -5,38 +5,21 @@ from __future__ import annotations
 
 import os
 import tracemalloc
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from app import Sidekicks
 from app.core.errors import ConfigError
+from tests.integration.config.conftest import VALID
 from tests.unit.config.hostile_texts import MIB, alias_bomb
 from tests.waiting import EventLog
 
-VALID = "theme: dark\nagents:\n  - name: demo\n    builtin: demo\n"
 HEAD = "theme: light\ndescription: "
 TWO_MB_TEXT = HEAD + "x" * (2 * MIB - len(HEAD) - 1) + "\n"
 TOO_LARGE = "the configuration is 2 MB; Sidekicks reads at most 1 MB"
 # 7 levels of 9: the values aliases repeat pass 10,000 at the first `*d` of line 5.
 BOMB_PROBLEM = (5, 8, "aliases repeat too many values here: `*d` brings them past 10000")
-
-
-@pytest.fixture
-def config_file(tmp_path: Path) -> Path:
-    path = tmp_path / "work" / "sidekicks.yaml"
-    path.parent.mkdir()
-    path.write_text(VALID, encoding="utf-8")
-    return path
-
-
-@pytest.fixture
-def app(config_file: Path) -> Iterator[tuple[Sidekicks, EventLog]]:
-    log = EventLog()
-    with Sidekicks(config=config_file) as sk:
-        sk.events.subscribe(log)
-        yield sk, log
 
 
 def test_validate_reports_an_alias_bomb_at_the_alias_without_expanding_it(

@@ -6,33 +6,16 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from app import Sidekicks
+from tests.integration.config.conftest import VALID
 from tests.waiting import EventLog
 
-VALID = "theme: dark\nagents:\n  - name: demo\n    builtin: demo\n"
 BACK = VALID.replace("dark", "light")
-
-
-@pytest.fixture
-def config_file(tmp_path: Path) -> Path:
-    path = tmp_path / "work" / "sidekicks.yaml"
-    path.parent.mkdir()
-    path.write_text(VALID, encoding="utf-8")
-    return path
-
-
-@pytest.fixture
-def app(config_file: Path) -> Iterator[tuple[Sidekicks, EventLog]]:
-    log = EventLog()
-    with Sidekicks(config=config_file) as sk:
-        sk.events.subscribe(log)
-        yield sk, log
 
 
 def _reported(sk: Sidekicks, log: EventLog, mark: int, words: str) -> dict[str, Any]:
