@@ -89,6 +89,8 @@ export class ConversationModel {
   #unfocused = new Set<string>(); // permission requests whose first option has not had the focus
   #loadedAt = 0;
   #disposed = false;
+  /** When the answering agent last sent anything (not reactive: read by a ticking clock). */
+  #heardAt = performance.now();
 
   constructor(id: string) {
     this.id = id;
@@ -133,6 +135,15 @@ export class ConversationModel {
     }
   }
 
+  /** Milliseconds since the agent answering last sent anything (0 when nobody answers). */
+  silentFor(now: number): number {
+    return this.busy && this.answering ? Math.max(0, now - this.#heardAt) : 0;
+  }
+
+  #heard(): void {
+    this.#heardAt = performance.now();
+  }
+
   dispose(): void {
     this.#disposed = true;
     this.#offs.forEach((off) => off());
@@ -149,16 +160,19 @@ export class ConversationModel {
     this.#offs.push(
       On("message:updated", ({ channel, message }) => {
         if (!mine(channel)) return;
+        this.#heard();
         if (this.#buffer) this.#buffer.push({ name: "message:updated", message });
         else this.#upsert(message);
       }),
       On("message:delta", (delta) => {
         if (!mine(delta.channel)) return;
+        this.#heard();
         if (this.#buffer) this.#buffer.push({ name: "message:delta", delta });
         else this.#queueDelta(delta);
       }),
       On("turn:changed", (turn) => {
         if (!mine(turn.channel)) return;
+        if (turn.answering !== this.answering) this.#heard();
         later(() => {
           this.busy = turn.busy;
           this.queuedCount = turn.queued;
