@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from app.acp.ansi import strip_ansi
 from app.core.text import valid_text
 from app.i18n import _
 
@@ -32,18 +33,59 @@ class AgentRequestError(Exception):
 def with_stderr(reason: str, lines: list[str]) -> str:
     if not lines:
         return reason
-    return reason + "\n" + "\n".join(lines)
+    return reason + "\n" + "\n".join(strip_ansi(line) for line in lines)
+
+
+# JSON-RPC's own texts for its codes: they say nothing the code does not.
+GENERIC_MESSAGES = frozenset(
+    {"internal error", "invalid params", "invalid request", "method not found", "parse error"}
+)
+# Where adapters put their explanation in `data`, most telling first (Claude: details, Codex:
+# message); any other string value comes after.
+EXPLANATION_KEYS = ("message", "details", "error")
 
 
 def describe_error(err: BaseException) -> str:
     """An agent's JSON-RPC error, or a dead connection, as a sentence for a person."""
     if isinstance(err, AgentRequestError):
-        data = err.data
-        details = data.get("details") if isinstance(data, dict) else data
-        extra = f" ({details})" if details and str(details) not in str(err) else ""
-        return valid_text(f"{err}{extra}")
+        return valid_text(_describe_request_error(err))
     if isinstance(err, ConnectionError):
         return _("the agent's connection closed (it stopped or crashed)")
     if isinstance(err, TimeoutError | asyncio.TimeoutError):
         return _("the agent did not answer in time")
     return f"{type(err).__name__}: {err}"
+
+
+def _describe_request_error(err: AgentRequestError) -> str:
+    message = strip_ansi(str(err)).strip()
+    words = _unsaid([message, *_explanations(err.data)])
+    if err.auth_required and not words:
+        return _("the agent needs you to sign in")
+    if err.auth_required:
+        return _("the agent needs you to sign in ({words})").format(words="; ".join(words))
+    if len(words) > 1 and message.lower() in GENERIC_MESSAGES:
+        words = [*words[1:], message]  # the explanation leads, the generic text follows
+    if not words:
+        return message
+    lead, *rest = words
+    return f"{lead} ({'; '.join(rest)})" if rest else lead
+
+
+def _explanations(data: object) -> list[str]:
+    """The strings in `data` an agent may explain itself with, without escape codes."""
+    if isinstance(data, str):
+        return [strip_ansi(data).strip()]
+    if not isinstance(data, dict):
+        return []
+    known = [data.get(key) for key in EXPLANATION_KEYS]
+    others = [value for key, value in data.items() if key not in EXPLANATION_KEYS]
+    return [strip_ansi(value).strip() for value in [*known, *others] if isinstance(value, str)]
+
+
+def _unsaid(texts: list[str]) -> list[str]:
+    """`texts` without empty ones and those already contained in an earlier one."""
+    kept: list[str] = []
+    for text in texts:
+        if text and not any(text.lower() in said.lower() for said in kept):
+            kept.append(text)
+    return kept
