@@ -12,7 +12,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from app.acp.errors import describe_error
+from app.acp.errors import describe_error, with_stderr
 from app.agents.supervisor import Supervisor
 from app.channels.answer import Answer
 from app.channels.context import CONTEXT_MESSAGES, build_prompt
@@ -193,9 +193,8 @@ class Turns:
             answer.stop_reason = "cancelled" if state.scope.cancelled else stop_reason
         except Exception as err:
             answer.error = describe_error(err)
-            if isinstance(err, ConnectionError):
-                tail = "\n".join(conn.stderr_tail(5))
-                answer.error += f"\n{tail}" if tail else ""
+            if isinstance(err, ConnectionError):  # its last words, without terminal codes
+                answer.error = with_stderr(answer.error, conn.stderr_tail(5))
         except BaseException:  # the task was cancelled: the answer is not kept
             self._end_answer(state, agent)
             raise

@@ -20,7 +20,12 @@ CODEX_LIKE = str(Path(__file__).resolve().parents[2] / "fakes" / "codex_like.py"
 def app_with_codex_like(tmp_path: Path) -> Iterator[tuple[Sidekicks, EventLog]]:
     config = tmp_path / "errors.yaml"
     command = json.dumps([sys.executable, CODEX_LIKE])
-    config.write_text(f"agents:\n  - name: codex\n    command: {command}\n", encoding="utf-8")
+    dying = json.dumps([sys.executable, CODEX_LIKE, "dies-coloured"])
+    config.write_text(
+        f"agents:\n  - name: codex\n    command: {command}\n"
+        f"  - name: dying\n    command: {dying}\n",
+        encoding="utf-8",
+    )
     sk = Sidekicks(config=config, tuning=Tuning(initialize_timeout=10.0)).start()
     log = EventLog()
     sk.events.subscribe(log)
@@ -43,3 +48,22 @@ def test_a_failed_session_says_the_agents_explanation_without_escape_codes(
     )["message"]
     assert message["agent"] == "codex"
     assert message["error"] == "model gpt-x not available (Internal error)"
+
+
+def test_an_agent_dying_mid_turn_shows_its_last_words_without_escape_codes(
+    app_with_codex_like: tuple[Sidekicks, EventLog],
+) -> None:
+    sk, log = app_with_codex_like
+    channels = sk.api.ChannelService
+    room = channels.Direct("dying")
+    mark = log.mark()
+    channels.Send(room.id, "hello?")
+    answer = log.wait(
+        "message:updated",
+        lambda p: (
+            p["channel"] == room.id and p["message"]["role"] == "agent" and p["message"]["done"]
+        ),
+        since=mark,
+    )["message"]
+    assert "error: stream disconnected" in answer["error"]
+    assert "\x1b" not in answer["error"] and "\x07" not in answer["error"]
