@@ -24,6 +24,7 @@ from typing import Any, TypeVar, cast
 
 import acp
 from acp.schema import (
+    AuthCapabilities,
     ClientCapabilities,
     EnvVariable,
     FileSystemCapabilities,
@@ -41,6 +42,8 @@ from app.acp.errors import AgentRequestError, AgentStartError, describe_error, w
 from app.acp.lines import JsonLines
 from app.acp.notices import Notices
 from app.acp.process import AgentProcess, SpawnError
+from app.acp.translate import auth_methods
+from app.acp.updates import AuthMethod
 from app.config.model import McpServer
 from app.i18n import _
 from app.models.conversation import StopReason
@@ -67,7 +70,11 @@ class AgentConnection:
         mcp_servers: list[McpServer] | None = None,
         log_ring: deque[str] | None = None,
         on_lost: Callable[[str], None] | None = None,
+        on_sign_in_needed: Callable[[bool], None] | None = None,
     ) -> None:
+        # Told True when the agent answers a session or a prompt with "authentication required"
+        # (-32000), False when a session opens or a sign-in succeeds.
+        self._on_sign_in_needed = on_sign_in_needed or (lambda needed: None)
         self._log_ring = log_ring
         self._command, self._env, self.cwd = command, env, cwd
         self._on_log, self._on_exit = on_log, on_exit
@@ -81,6 +88,7 @@ class AgentConnection:
         self._ended: asyncio.Future[None] | None = None  # done once the connection is over
         self._stopping = False
         self.info: InitializeResponse | None = None
+        self.auth_methods: tuple[AuthMethod, ...] = ()
 
     def _note(self, line: str) -> None:
         """Sidekicks' own line in the agent's log: streamed (`agent:log`) and kept for `Logs`."""
@@ -105,6 +113,7 @@ class AgentConnection:
         self._conn = acp.connect_to_agent(cast(acp.Client, self.client), transport)
         try:
             self.info = await self._handshake(timeout)
+            self.auth_methods = auth_methods(self.info.auth_methods)
         except AgentStartError:
             await self.process.stop(stdin_grace=0.5, term_grace=1.0)
             with contextlib.suppress(Exception):
@@ -123,6 +132,10 @@ class AgentConnection:
                 client_capabilities=ClientCapabilities(
                     fs=FileSystemCapabilities(read_text_file=False, write_text_file=False),
                     terminal=False,
+                    # Terminal sign-in is advertised both ways agents read it today (the SDK's
+                    # field, and the `terminal-auth` extension of claude and opencode).
+                    auth=AuthCapabilities(terminal=True),
+                    field_meta={"terminal-auth": True},
                 ),
                 client_info=Implementation(
                     name="sidekicks", title="Sidekicks", version=__version__
@@ -242,11 +255,22 @@ class AgentConnection:
     def stderr_tail(self, count: int = ERROR_TAIL_LINES) -> list[str]:
         return self.process.stderr.tail(count) if self.process else []
 
+    async def authenticate(self, method_id: str) -> None:
+        """ACP `authenticate` with one of the agent's `agent`-type methods (the agent signs in
+        by itself, e.g. in a browser: no timeout while the connection lasts)."""
+        conn = self._require()
+        await self._request(conn.authenticate(method_id=method_id))
+        self._on_sign_in_needed(False)
+
     async def new_session(self, handler: SessionHandler) -> str:
         conn = self._require()
-        response = await self._request(
-            conn.new_session(cwd=str(self.cwd), mcp_servers=self._mcp_servers()), SESSION_TIMEOUT
+        response = await self._watch_auth(
+            self._request(
+                conn.new_session(cwd=str(self.cwd), mcp_servers=self._mcp_servers()),
+                SESSION_TIMEOUT,
+            )
         )
+        self._on_sign_in_needed(False)
         session_id: str = response.session_id
         self.client.attach(session_id, handler)
         return session_id
@@ -269,8 +293,12 @@ class AgentConnection:
     async def prompt(self, session_id: str, text: str) -> StopReason:
         """Sends one user turn; returns the stop reason."""
         conn = self._require()
-        response = await self._request(
-            conn.prompt(session_id=session_id, prompt=[TextContentBlock(type="text", text=text)])
+        response = await self._watch_auth(
+            self._request(
+                conn.prompt(
+                    session_id=session_id, prompt=[TextContentBlock(type="text", text=text)]
+                )
+            )
         )
         reason: StopReason = response.stop_reason
         return reason
@@ -280,6 +308,15 @@ class AgentConnection:
             return
         with contextlib.suppress(Exception):
             await self._request(self._conn.cancel(session_id=session_id), 5.0)
+
+    async def _watch_auth(self, request: Awaitable[T]) -> T:
+        """The request's answer; an "authentication required" error is reported first."""
+        try:
+            return await request
+        except AgentRequestError as err:
+            if err.auth_required:
+                self._on_sign_in_needed(True)
+            raise
 
     def _require(self) -> acp.ClientSideConnection:
         if self._conn is None or not self.connected:

@@ -7,18 +7,21 @@ does), so an SDK rename fails here, loudly and under mypy, instead of silently i
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Literal, cast, get_args
 
 from acp.schema import (
     AgentMessageChunk,
     AgentPlanUpdate,
     AgentThoughtChunk,
+    AuthMethodAgent,
     AvailableCommand,
     AvailableCommandsUpdate,
     ConfigOptionUpdate,
     ContentToolCallContent,
     CurrentModeUpdate,
     EmbeddedResourceContentBlock,
+    EnvVarAuthMethod,
     FileEditToolCallContent,
     PermissionOption,
     ResourceContentBlock,
@@ -26,6 +29,7 @@ from acp.schema import (
     SessionConfigOptionSelect,
     SessionConfigSelectGroup,
     SessionConfigSelectOption,
+    TerminalAuthMethod,
     TerminalToolCallContent,
     TextContentBlock,
     TextResourceContents,
@@ -38,6 +42,9 @@ from acp.schema import (
 
 from app.acp.updates import (
     AgentCommand,
+    AuthMethod,
+    AuthType,
+    AuthVar,
     CommandsChanged,
     ModeChanged,
     OptionChoice,
@@ -220,3 +227,33 @@ def _cut(text: str) -> str:
 
 def _cut_opt(text: str | None) -> str | None:
     return None if text is None else _cut(text)
+
+
+_URL = re.compile(r"https?://[^\s)>\]`'\"]+")
+
+
+def auth_methods(methods: list[Any] | None) -> tuple[AuthMethod, ...]:
+    """The agent's sign-in methods (`initialize` → `authMethods`), typed."""
+    return tuple(_auth_method(method) for method in methods or [])
+
+
+def _auth_method(method: AuthMethodAgent | EnvVarAuthMethod | TerminalAuthMethod) -> AuthMethod:
+    description = method.description or ""
+    kind: AuthType = "agent"
+    variables: tuple[AuthVar, ...] = ()
+    link = None
+    if isinstance(method, EnvVarAuthMethod):
+        kind, link = "env_var", method.link
+        variables = tuple(
+            AuthVar(v.name, v.secret is not False, v.label or None) for v in method.vars
+        )
+    elif isinstance(method, TerminalAuthMethod):
+        kind = "terminal"
+    meta = method.field_meta or {}
+    meta_link = meta.get("link") or meta.get("url")
+    if link is None and isinstance(meta_link, str):
+        link = meta_link
+    if link is None:
+        found = _URL.search(description)
+        link = found.group(0).rstrip(".,;:") if found else None
+    return AuthMethod(method.id, method.name, description, kind, variables, link)

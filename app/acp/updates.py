@@ -155,3 +155,27 @@ class PermissionAsked:
     tool: ToolChange
     options: tuple[PermissionChoice, ...]
     reply: asyncio.Future[str | None] = field(compare=False)
+
+
+AuthType = Literal["agent", "env_var", "terminal"]
+
+
+@dataclass(frozen=True, slots=True)
+class AuthVar:
+    """An environment variable an `env_var` sign-in method needs."""
+
+    name: str
+    secret: bool = True  # ACP's default: a variable holds a secret unless the agent says not
+    label: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AuthMethod:
+    """One way to sign in to an agent, from its `initialize` answer (`authMethods`)."""
+
+    id: str
+    name: str
+    description: str = ""
+    type: AuthType = "agent"  # ACP: a method without `type` is handled by the agent itself
+    vars: tuple[AuthVar, ...] = ()
+    link: str | None = None

@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING
 
 from app.acp.stderr import LOG_LINES
 from app.config.model import AgentDef
-from app.models.agents import AgentInfo, AgentState
+from app.models.agents import AgentInfo, AgentState, AuthMethodInfo, AuthVarInfo
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
+    from app.acp.updates import AuthMethod
 
 
 @dataclass
@@ -28,6 +29,8 @@ class AgentRuntime:
     stop_after_start: bool = False
     removed: bool = False
     logs: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    auth_methods: tuple[AuthMethod, ...] = ()  # from the last handshake
+    needs_sign_in: bool = False
 
     @property
     def name(self) -> str:
@@ -55,4 +58,17 @@ class AgentRuntime:
             state=self.state,
             error=self.error,
             outdated=self.outdated,
+            auth_methods=[_auth_info(m) for m in self.auth_methods],
+            needs_sign_in=self.needs_sign_in,
         )
+
+
+def _auth_info(method: AuthMethod) -> AuthMethodInfo:
+    return AuthMethodInfo(
+        id=method.id,
+        name=method.name,
+        description=method.description,
+        type=method.type,
+        vars=[AuthVarInfo(name=v.name, secret=v.secret, label=v.label or "") for v in method.vars],
+        link=method.link or "",
+    )

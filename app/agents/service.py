@@ -12,6 +12,8 @@ from app.models.agents import AgentInfo
 # A start waits for the handshake (30 s at most) and may first stop an idle agent (8 s at most).
 START_TIMEOUT = 45.0
 STOP_TIMEOUT = 15.0
+# An agent's own sign-in may open a browser and wait for the person there.
+SIGN_IN_TIMEOUT = START_TIMEOUT + 300.0
 
 
 class AgentService:
@@ -43,6 +45,16 @@ class AgentService:
         """Stops then starts the agent, applying a changed definition."""
         _require_name(name)
         self._core.run(self._supervisor.restart(name), timeout=START_TIMEOUT + STOP_TIMEOUT)
+        return self._core.call(lambda: self._supervisor.runtime(name).info())
+
+    @exposed
+    def SignIn(self, name: str, methodId: str, values: dict[str, str]) -> AgentInfo:
+        """Signs in to the agent with one of its `agent`-type methods (starting it if needed);
+        `values` is for methods that need some (none does yet). The agent's info, or its error."""
+        _require_name(name)
+        if not methodId:
+            raise UserError(_("a sign-in method is required"))
+        self._core.run(self._supervisor.sign_in(name, methodId), timeout=SIGN_IN_TIMEOUT)
         return self._core.call(lambda: self._supervisor.runtime(name).info())
 
     @exposed

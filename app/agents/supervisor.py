@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.acp.errors import AgentStartError, with_stderr
+from app.acp.errors import AgentStartError, describe_error, with_stderr
 from app.agents.builtin import builtin_command
 from app.agents.runtime import AgentRuntime
 from app.config.model import AgentDef, Config
@@ -143,6 +143,7 @@ class Supervisor:
             self._set_state(runtime, "stopped")
             raise
         runtime.conn, runtime.started_with = conn, definition
+        runtime.auth_methods = conn.auth_methods
         runtime.last_used = self.tuning.clock()
         runtime.start_task = None
         if runtime.stop_after_start or runtime.removed:
@@ -171,8 +172,21 @@ class Supervisor:
         def on_lost(reason: str) -> None:
             self._failed(runtime, conn, reason)
 
+        def on_sign_in_needed(needed: bool) -> None:
+            if runtime.conn is conn and runtime.needs_sign_in != needed:
+                runtime.needs_sign_in = needed
+                self._emit_state(runtime)
+
         conn = AgentConnection(
-            command, env, cwd, on_log, on_exit, definition.mcp_servers, runtime.logs, on_lost
+            command,
+            env,
+            cwd,
+            on_log,
+            on_exit,
+            definition.mcp_servers,
+            runtime.logs,
+            on_lost,
+            on_sign_in_needed,
         )
         return conn
 
@@ -210,6 +224,34 @@ class Supervisor:
             await conn.stop(self.tuning.stdin_grace, self.tuning.term_grace)
         runtime.error = ""
         self._set_state(runtime, "stopped")
+
+    async def sign_in(self, name: str, method_id: str) -> None:
+        """Signs in with one of the agent's `agent`-type methods, starting it first if needed
+        (its methods are known from the handshake). Raises UserError with the reason."""
+        conn = await self.start(name)
+        method = next((m for m in conn.auth_methods if m.id == method_id), None)
+        if method is None:
+            known = ", ".join(f"`{m.id}`" for m in conn.auth_methods) or "—"
+            raise UserError(
+                _("{agent} has no sign-in method {method} (its methods: {known})").format(
+                    agent=f"`{name}`", method=f"`{method_id}`", known=known
+                )
+            )
+        if method.type != "agent":
+            needs = _("a terminal") if method.type == "terminal" else _("environment variables")
+            raise UserError(
+                _("this sign-in method needs {what}, which Sidekicks does not support yet").format(
+                    what=needs
+                )
+            )
+        try:
+            await conn.authenticate(method_id)
+        except Exception as err:
+            raise UserError(
+                _("signing in to {agent} failed: {error}").format(
+                    agent=f"`{name}`", error=describe_error(err)
+                )
+            ) from None
 
     async def restart(self, name: str) -> AgentConnection:
         await self.stop(name)

@@ -4,9 +4,31 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import Field
+
 from app.models.wire import WireModel
 
 AgentState = Literal["stopped", "starting", "ready", "busy", "error"]
+AuthType = Literal["agent", "env_var", "terminal"]
+
+
+class AuthVarInfo(WireModel):
+    """An environment variable an `env_var` sign-in method needs."""
+
+    name: str
+    secret: bool = True
+    label: str = ""
+
+
+class AuthMethodInfo(WireModel):
+    """One way to sign in to the agent, as it announced it (`authMethods` of `initialize`)."""
+
+    id: str
+    name: str
+    description: str = ""
+    type: AuthType = "agent"
+    vars: list[AuthVarInfo] = Field(default_factory=list)
+    link: str = ""
 
 
 class AgentInfo(WireModel):
@@ -17,3 +39,7 @@ class AgentInfo(WireModel):
     state: AgentState = "stopped"
     error: str = ""
     outdated: bool = False
+    # Known once the agent has started (its last start); empty before.
+    auth_methods: list[AuthMethodInfo] = Field(default_factory=list)
+    # The agent answered "authentication required" since its last sign-in or new session.
+    needs_sign_in: bool = False

@@ -18,6 +18,11 @@ export function Restart(name: string): Promise<AgentInfo> {
   return call("AgentService", "Restart", name);
 }
 
+/** Signs in to the agent with one of its `agent`-type methods (starting it if needed); `values` is for methods that need some (none does yet). The agent's info, or its error. */
+export function SignIn(name: string, methodId: string, values: Record<string, string>): Promise<AgentInfo> {
+  return call("AgentService", "SignIn", name, methodId, values);
+}
+
 /** Starts the agent and waits until it is ready; its error otherwise. */
 export function Start(name: string): Promise<AgentInfo> {
   return call("AgentService", "Start", name);

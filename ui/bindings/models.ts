@@ -8,6 +8,8 @@ export interface AgentInfo {
   state: "stopped" | "starting" | "ready" | "busy" | "error";
   error: string;
   outdated: boolean;
+  authMethods: AuthMethodInfo[];
+  needsSignIn: boolean;
 }
 
 export interface AgentLog {
@@ -19,6 +21,23 @@ export interface AgentStateChanged {
   agent: string;
   state: "stopped" | "starting" | "ready" | "busy" | "error";
   error: string | null;
+}
+
+/** One way to sign in to the agent, as it announced it (`authMethods` of `initialize`). */
+export interface AuthMethodInfo {
+  id: string;
+  name: string;
+  description: string;
+  type: "agent" | "env_var" | "terminal";
+  vars: AuthVarInfo[];
+  link: string;
+}
+
+/** An environment variable an `env_var` sign-in method needs. */
+export interface AuthVarInfo {
+  name: string;
+  secret: boolean;
+  label: string;
 }
 
 export interface Channel {

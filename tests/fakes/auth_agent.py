@@ -1,0 +1,93 @@
+"""An ACP agent that needs a sign-in, answering as codex-acp does (tests/fakes/transcripts/).
+
+    python tests/fakes/auth_agent.py
+
+`initialize` announces codex's three sign-in methods: `chatgpt` (no type: the agent signs in by
+itself) and two `env_var` ones. `session/new` and prompts fail with -32000 "Authentication
+required" until `authenticate` with `chatgpt` succeeded; then sessions open and a prompt is
+answered `echo: <its last line>`. `authenticate` with another method fails like codex does.
+Every stdin line received is appended to $FAKE_LOG when it is set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Any
+
+import rpc  # tests/fakes/rpc.py: this script's folder is on sys.path
+from rpc import chunk, send
+
+AUTH_METHODS = [
+    {
+        "id": "chatgpt",
+        "name": "Login with ChatGPT",
+        "description": "Use your ChatGPT login with Codex CLI "
+        "(requires a paid ChatGPT subscription)",
+    },
+    {
+        "type": "env_var",
+        "id": "codex-api-key",
+        "name": "Use CODEX_API_KEY",
+        "description": "Requires setting the `CODEX_API_KEY` environment variable.",
+        "vars": [{"name": "CODEX_API_KEY"}],
+    },
+    {
+        "type": "env_var",
+        "id": "openai-api-key",
+        "name": "Use OPENAI_API_KEY",
+        "description": "Requires setting the `OPENAI_API_KEY` environment variable.",
+        "vars": [{"name": "OPENAI_API_KEY"}],
+    },
+]
+AUTH_REQUIRED = {"code": -32000, "message": "Authentication required"}
+signed_in = False
+
+
+def handle(message: dict[str, Any]) -> None:
+    global signed_in
+    method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
+    if rpc.answered(message):
+        return
+    if method == "initialize":
+        send({"id": rid, "result": {
+            "protocolVersion": 1,
+            "agentCapabilities": {"loadSession": True, "auth": {"logout": {}}},
+            "authMethods": AUTH_METHODS,
+            "agentInfo": {"name": "codex-acp", "title": "Codex", "version": "0.16.0"},
+        }})  # fmt: skip
+    elif method == "authenticate":
+        if params.get("methodId") == "chatgpt":
+            signed_in = True
+            send({"id": rid, "result": {}})
+        else:
+            send({"id": rid, "error": {"code": -32603, "message": "Internal error",
+                                       "data": "unsupported authentication method"}})  # fmt: skip
+    elif method in ("session/new", "session/prompt") and not signed_in:
+        send({"id": rid, "error": AUTH_REQUIRED})
+    elif method == "session/new":
+        send({"id": rid, "result": {"sessionId": f"auth-session-{time.monotonic_ns()}"}})
+    elif method == "session/prompt":
+        text = "".join(b.get("text", "") for b in params.get("prompt", []))
+        chunk(params["sessionId"], f"echo: {text.splitlines()[-1] if text.strip() else ''}")
+        send({"id": rid, "result": {"stopReason": "end_turn"}})
+    elif rid is not None:
+        send({"id": rid, "error": {"code": -32601, "message": f"unknown method {method}"}})
+
+
+def main() -> None:
+    log = os.environ.get("FAKE_LOG")
+    for raw in sys.stdin:
+        if log:
+            with open(log, "a") as f:
+                f.write(raw)
+        try:
+            handle(json.loads(raw))
+        except ValueError:
+            continue
+
+
+if __name__ == "__main__":
+    main()
