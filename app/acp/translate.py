@@ -247,9 +247,9 @@ def _auth_method(method: AuthMethodAgent | EnvVarAuthMethod | TerminalAuthMethod
         variables = tuple(
             AuthVar(v.name, v.secret is not False, v.label or None) for v in method.vars
         )
-    elif isinstance(method, TerminalAuthMethod):
-        kind = "terminal"
     meta = method.field_meta or {}
+    if isinstance(method, TerminalAuthMethod) or "terminal-auth" in meta:
+        kind = "terminal"  # opencode announces its terminal login by `_meta` alone
     meta_link = meta.get("link") or meta.get("url")
     if link is None and isinstance(meta_link, str):
         link = meta_link

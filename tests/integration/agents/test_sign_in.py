@@ -137,3 +137,36 @@ def test_a_method_that_needs_environment_variables_is_refused_clearly(
 def test_an_unknown_sign_in_method_is_refused_clearly(codex: App) -> None:
     with pytest.raises(UserError, match=r"`codex` has no sign-in method `magic`.*`chatgpt`"):
         codex.sk.api.AgentService.SignIn("codex", "magic", {})
+
+
+TRANSCRIPTS = Path(__file__).resolve().parents[2] / "fakes" / "transcripts"
+
+
+def announced_methods(adapter: str) -> list[tuple[str, str, str | None]]:
+    """(id, type, link) of each sign-in method in the adapter's recorded `initialize` answer."""
+    from acp.schema import InitializeResponse
+
+    from app.acp.translate import auth_methods
+
+    for line in (TRANSCRIPTS / f"{adapter}.jsonl").read_text().splitlines():
+        message = json.loads(line[2:]) if line.startswith("< ") else {}
+        if "authMethods" in message.get("result", {}):
+            response = InitializeResponse.model_validate(message["result"])
+            return [(m.id, m.type, m.link) for m in auth_methods(response.auth_methods)]
+    raise AssertionError(f"no authMethods in {adapter}.jsonl")
+
+
+def test_the_real_adapters_sign_in_methods_are_typed_as_each_one_works() -> None:
+    assert announced_methods("claude") == [
+        ("claude-ai-login", "terminal", None),
+        ("console-login", "terminal", None),
+    ]
+    assert [m[:2] for m in announced_methods("codex")] == [
+        ("chatgpt", "agent"), ("codex-api-key", "env_var"), ("openai-api-key", "env_var"),
+    ]  # fmt: skip
+    assert [m[:2] for m in announced_methods("gemini")] == [
+        ("oauth-personal", "agent"), ("gemini-api-key", "agent"), ("vertex-ai", "agent"),
+        ("gateway", "agent"),
+    ]  # fmt: skip
+    # opencode says "terminal" only through the terminal-auth extension.
+    assert announced_methods("opencode") == [("opencode-login", "terminal", None)]
