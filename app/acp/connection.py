@@ -26,20 +26,16 @@ import acp
 from acp.schema import (
     AuthCapabilities,
     ClientCapabilities,
-    EnvVariable,
     FileSystemCapabilities,
-    HttpHeader,
-    HttpMcpServer,
     Implementation,
     InitializeResponse,
-    McpServerStdio,
-    SseMcpServer,
     TextContentBlock,
 )
 
 from app.acp.client import SessionHandler, SidekicksClient
 from app.acp.errors import AgentRequestError, AgentStartError, describe_error, with_stderr
 from app.acp.lines import JsonLines
+from app.acp.mcp import mcp_servers_for
 from app.acp.notices import Notices
 from app.acp.process import AgentProcess, SpawnError
 from app.acp.translate import auth_methods
@@ -351,32 +347,7 @@ class AgentConnection:
 
     def _mcp_servers(self) -> list[Any]:
         caps = self.info.agent_capabilities if self.info else None
-        mcp_caps = caps.mcp_capabilities if caps else None
-        servers: list[Any] = []
-        for server in self._mcp:
-            if server.command is not None:
-                servers.append(
-                    McpServerStdio(
-                        name=server.name,
-                        command=server.command,
-                        args=server.args,
-                        env=[EnvVariable(name=k, value=v) for k, v in server.env.items()],
-                    )
-                )
-                continue
-            supported = bool(mcp_caps and getattr(mcp_caps, server.type, False))
-            if not supported:
-                self._note(
-                    f"[sidekicks] MCP server {server.name!r} skipped: "
-                    f"the agent does not support {server.type} MCP servers"
-                )
-                continue
-            headers = [HttpHeader(name=k, value=v) for k, v in server.headers.items()]
-            model = HttpMcpServer if server.type == "http" else SseMcpServer
-            servers.append(
-                model(type=server.type, name=server.name, url=server.url or "", headers=headers)
-            )
-        return servers
+        return mcp_servers_for(self._mcp, caps.mcp_capabilities if caps else None, self._note)
 
 
 def typed_error(err: BaseException) -> BaseException:

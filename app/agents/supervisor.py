@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.acp.errors import AgentStartError, describe_error, with_stderr
+from app.acp.errors import AgentStartError, with_stderr
 from app.agents.builtin import builtin_command
 from app.agents.runtime import AgentRuntime
+from app.agents.sign_in import sign_in
 from app.config.model import AgentDef, Config
 from app.config.validate import resolve_cwd
 from app.core.errors import UserError
@@ -228,30 +229,7 @@ class Supervisor:
     async def sign_in(self, name: str, method_id: str) -> None:
         """Signs in with one of the agent's `agent`-type methods, starting it first if needed
         (its methods are known from the handshake). Raises UserError with the reason."""
-        conn = await self.start(name)
-        method = next((m for m in conn.auth_methods if m.id == method_id), None)
-        if method is None:
-            known = ", ".join(f"`{m.id}`" for m in conn.auth_methods) or "—"
-            raise UserError(
-                _("{agent} has no sign-in method {method} (its methods: {known})").format(
-                    agent=f"`{name}`", method=f"`{method_id}`", known=known
-                )
-            )
-        if method.type != "agent":
-            needs = _("a terminal") if method.type == "terminal" else _("environment variables")
-            raise UserError(
-                _("this sign-in method needs {what}, which Sidekicks does not support yet").format(
-                    what=needs
-                )
-            )
-        try:
-            await conn.authenticate(method_id)
-        except Exception as err:
-            raise UserError(
-                _("signing in to {agent} failed: {error}").format(
-                    agent=f"`{name}`", error=describe_error(err)
-                )
-            ) from None
+        await sign_in(await self.start(name), name, method_id)
 
     async def restart(self, name: str) -> AgentConnection:
         await self.stop(name)
