@@ -11,9 +11,6 @@ Every stdin line received is appended to $FAKE_LOG when it is set.
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 import time
 from typing import Any
 
@@ -78,15 +75,7 @@ def handle(message: dict[str, Any]) -> None:
 
 
 def main() -> None:
-    log = os.environ.get("FAKE_LOG")
-    for raw in sys.stdin:
-        if log:
-            with open(log, "a") as f:
-                f.write(raw)
-        try:
-            handle(json.loads(raw))
-        except ValueError:
-            continue
+    rpc.serve(handle)
 
 
 if __name__ == "__main__":

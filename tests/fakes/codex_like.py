@@ -9,10 +9,10 @@ It also writes a coloured line on stderr, as agents do, for the Logs. With `dies
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
+import rpc
 from rpc import send  # tests/fakes/rpc.py: this script's folder is on sys.path
 
 DIES_COLOURED = "dies-coloured" in sys.argv[1:]
@@ -43,11 +43,7 @@ def handle(message: dict[str, Any]) -> None:
 def main() -> None:
     sys.stderr.write("\x1b[33mWARN\x1b[0m codex-like ready\n")
     sys.stderr.flush()
-    for raw in sys.stdin:
-        try:
-            handle(json.loads(raw))
-        except ValueError:
-            continue
+    rpc.serve(handle)
 
 
 if __name__ == "__main__":

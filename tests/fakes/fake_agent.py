@@ -31,7 +31,6 @@ Every stdin line received is appended to $FAKE_LOG when it is set.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -163,15 +162,7 @@ def main() -> None:
         sys.stderr.flush()
     sys.stderr.write(f"fake agent ready: {sorted(BEHAVIOURS)}\n")
     sys.stderr.flush()
-    log = os.environ.get("FAKE_LOG")
-    for raw in sys.stdin:
-        if log:
-            with open(log, "a") as f:
-                f.write(raw)
-        try:
-            handle(json.loads(raw))
-        except ValueError:
-            continue
+    rpc.serve(handle)
     if "stubborn" in BEHAVIOURS:
         while True:  # stdin closed, and still running: only SIGKILL ends this
             time.sleep(1)

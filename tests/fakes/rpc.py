@@ -7,6 +7,7 @@ for its answer, which the fake's main loop hands to `answered` when it reads it.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -54,3 +55,18 @@ def answered(message: dict[str, Any]) -> bool:
         _pending[message["id"]] = message
         _pending_ready.notify_all()
     return True
+
+
+def serve(handle: Callable[[dict[str, Any]], None]) -> None:
+    """Hands each JSON line of stdin to `handle` until EOF (lines that are not JSON are skipped);
+    every line read is appended to $FAKE_LOG when it is set."""
+    log = os.environ.get("FAKE_LOG")
+    for raw in sys.stdin:
+        if log:
+            with open(log, "a") as f:
+                f.write(raw)
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            continue
+        handle(message)

@@ -14,12 +14,12 @@ tries to set `window.__pwned = true` AND to call `window.pywebview.api.ConfigSer
 from __future__ import annotations
 
 import base64
-import json
 import sys
 import threading
 import time
 from typing import Any
 
+import rpc
 from rpc import answered, chunk, request, send, update  # tests/fakes/rpc.py, beside this file
 
 JS = "window.__pwned=true;window.pywebview.api.ConfigService.Save('pwned')"
@@ -148,11 +148,7 @@ def handle(message: dict[str, Any]) -> None:
 def main() -> None:
     sys.stderr.write(f"<script>{JS}</script> xss agent ready\n")  # logs are shown too
     sys.stderr.flush()
-    for raw in sys.stdin:
-        try:
-            handle(json.loads(raw))
-        except ValueError:
-            continue
+    rpc.serve(handle)
 
 
 if __name__ == "__main__":
