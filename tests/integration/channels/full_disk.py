@@ -14,10 +14,12 @@ from __future__ import annotations
 import errno
 import os
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
 import lmdb
+import pytest
 
 from app.history.lmdb_store import LmdbHistory
 
@@ -28,6 +30,18 @@ class FullDisk(Protocol):
     def fill(self) -> None: ...
 
     def free(self) -> None: ...
+
+
+def tiny_disk_on(folder: Path) -> Iterator[TinyDisk]:
+    """A fixture's body: a TinyDisk mounted on `folder`, unmounted after; the test skips where
+    a tmpfs cannot be mounted."""
+    disk = TinyDisk(folder)
+    if not disk.mount():
+        pytest.skip("a tmpfs cannot be mounted here (not root, or not allowed)")
+    try:
+        yield disk
+    finally:
+        disk.unmount()
 
 
 class TinyDisk:

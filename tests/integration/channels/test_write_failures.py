@@ -14,7 +14,7 @@ import pytest
 from app.core.errors import UserError
 from app.history.lmdb_store import LmdbHistory
 from tests.integration.channels.conftest import Chat
-from tests.integration.channels.full_disk import FullDisk, InjectedDisk, TinyDisk
+from tests.integration.channels.full_disk import FullDisk, InjectedDisk, TinyDisk, tiny_disk_on
 
 NOT_SAVED = "this message could not be saved, so it was not sent: the disk is full"
 ANSWER_NOT_SAVED = "this answer could not be saved: the disk is full"
@@ -36,13 +36,7 @@ def tiny_disk(disk_kind: str, user_config_dir: Path) -> Iterator[TinyDisk | None
     if disk_kind != "tmpfs":
         yield None
         return
-    disk = TinyDisk(user_config_dir)
-    if not disk.mount():
-        pytest.skip("a tmpfs cannot be mounted here (not root, or not allowed)")
-    try:
-        yield disk
-    finally:
-        disk.unmount()
+    yield from tiny_disk_on(user_config_dir)
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from app.core.ids import new_id
 from app.history import lmdb_store
 from app.history.failures import HistoryWriteError
 from app.history.lmdb_store import LmdbHistory
-from tests.integration.channels.full_disk import TinyDisk
+from tests.integration.channels.full_disk import TinyDisk, tiny_disk_on
 from tests.unit.history.samples import add_messages, stored_channel, text_message
 
 
@@ -20,13 +20,7 @@ from tests.unit.history.samples import add_messages, stored_channel, text_messag
 def tiny_disk(tmp_path: Path) -> Iterator[TinyDisk]:
     folder = tmp_path / "disk"
     folder.mkdir()
-    disk = TinyDisk(folder)
-    if not disk.mount():
-        pytest.skip("a tmpfs cannot be mounted here (not root, or not allowed)")
-    try:
-        yield disk
-    finally:
-        disk.unmount()
+    yield from tiny_disk_on(folder)
 
 
 def test_a_write_on_a_full_disk_says_so_and_works_again_once_space_is_freed(
