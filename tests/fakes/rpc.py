@@ -37,11 +37,21 @@ def chunk(session_id: str, text: str, kind: str = "agent_message_chunk") -> None
 
 def request(method: str, params: dict[str, Any]) -> dict[str, Any]:
     """Sends a request to the client and waits for its answer (read by the main loop)."""
+    return answer_to(send_request(method, params))
+
+
+def send_request(method: str, params: dict[str, Any]) -> int:
+    """Sends a request to the client without waiting; returns its id."""
     global _next_id
     with _pending_ready:
         _next_id += 1
         rid = _next_id
     send({"id": rid, "method": method, "params": params})
+    return rid
+
+
+def answer_to(rid: int) -> dict[str, Any]:
+    """Waits for the client's answer to request `rid`."""
     with _pending_ready:
         _pending_ready.wait_for(lambda: rid in _pending)
         return _pending.pop(rid)

@@ -12,8 +12,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 
-import rpc
-from rpc import chunk, send, update
+from rpc import answer_to, chunk, send, send_request, update
 
 HIGH, LOW = "\ud83d", "\ude00"  # 😀 = U+1F600 = D83D DE00
 
@@ -41,20 +40,18 @@ def split_emoji(sid: str) -> None:
 
 def permission_flood(sid: str) -> None:
     count = int(os.environ.get("FAKE_FLOOD", "2000"))
-    ids = []
-    for n in range(count):
-        with rpc._pending_ready:
-            rpc._next_id += 1
-            ids.append(rpc._next_id)
-        send({"id": ids[-1], "method": "session/request_permission", "params": {
-            "sessionId": sid,
-            "toolCall": {"toolCallId": f"t{n}", "title": f"Edit {n}", "kind": "edit"},
-            "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}],
-        }})  # fmt: skip
-    outcomes: Counter[str] = Counter()
-    for rid in ids:
-        with rpc._pending_ready:
-            rpc._pending_ready.wait_for(lambda rid=rid: rid in rpc._pending)
-            answer = rpc._pending.pop(rid)
-        outcomes[answer.get("result", {}).get("outcome", {}).get("outcome", "?")] += 1
+    ids = [
+        send_request(
+            "session/request_permission",
+            {
+                "sessionId": sid,
+                "toolCall": {"toolCallId": f"t{n}", "title": f"Edit {n}", "kind": "edit"},
+                "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}],
+            },
+        )
+        for n in range(count)
+    ]
+    outcomes = Counter(
+        answer_to(rid).get("result", {}).get("outcome", {}).get("outcome", "?") for rid in ids
+    )
     chunk(sid, "flood answered: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
