@@ -33,7 +33,7 @@ def run(behaviours: set[str], sid: str, rid: int) -> bool:
         send({"id": rid, "error": "not an object"})
         return True
     if "close-stdout" in behaviours:
-        with rpc._out_lock:
+        with rpc.out_lock:
             sys.stdout.flush()
             os.close(sys.stdout.fileno())
         return True
@@ -41,14 +41,14 @@ def run(behaviours: set[str], sid: str, rid: int) -> bool:
 
 
 def raw_lines(lines: tuple[str, ...]) -> None:
-    with rpc._out_lock:
+    with rpc.out_lock:
         sys.stdout.write("".join(line + "\n" for line in lines))
         sys.stdout.flush()
 
 
 def endless_line(megabytes: int) -> None:
     piece = b"x" * (1024 * 1024)
-    with rpc._out_lock:
+    with rpc.out_lock:
         sys.stdout.flush()
         for _ in range(megabytes):
             sys.stdout.buffer.write(piece)

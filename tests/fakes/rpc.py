@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-_out_lock = threading.Lock()
+out_lock = threading.Lock()  # held by whoever writes to stdout (raw writers too)
 _pending: dict[int, dict[str, Any]] = {}
 _pending_ready = threading.Condition()
 _next_id = 1000
@@ -21,7 +21,7 @@ before_send: Callable[[], str] = lambda: ""  # noqa: E731 (a fake may print garb
 
 
 def send(message: dict[str, Any]) -> None:
-    with _out_lock:
+    with out_lock:
         sys.stdout.write(before_send())
         sys.stdout.write(json.dumps({"jsonrpc": "2.0", **message}) + "\n")
         sys.stdout.flush()
