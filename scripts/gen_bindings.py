@@ -166,7 +166,7 @@ def service_module(service: type, models: Models) -> str:
 
 
 def events_module(models: Models) -> str:
-    constants = {k: v for k, v in vars(names).items() if k.isupper()}
+    constants = {k: v for k, v in vars(names).items() if k.isupper() and isinstance(v, str)}
     lines = [HEADER]
     payloads = {name: models.add(model) for name, model in EVENT_PAYLOADS.items()}
     lines.append(

@@ -38,8 +38,8 @@ from app.acp.lines import JsonLines
 from app.acp.mcp import mcp_servers_for
 from app.acp.notices import Notices
 from app.acp.process import AgentProcess, SpawnError
-from app.acp.translate import auth_methods
-from app.acp.updates import AuthMethod
+from app.acp.translate import auth_methods, session_options, session_setup
+from app.acp.updates import AuthMethod, SessionOption, SessionSetup
 from app.config.model import McpServer
 from app.i18n import _
 from app.models.conversation import StopReason
@@ -125,14 +125,7 @@ class AgentConnection:
         init = asyncio.ensure_future(
             self._conn.initialize(
                 protocol_version=PROTOCOL_VERSION,
-                client_capabilities=ClientCapabilities(
-                    fs=FileSystemCapabilities(read_text_file=False, write_text_file=False),
-                    terminal=False,
-                    # Terminal sign-in is advertised both ways agents read it today (the SDK's
-                    # field, and the `terminal-auth` extension of claude and opencode).
-                    auth=AuthCapabilities(terminal=True),
-                    field_meta={"terminal-auth": True},
-                ),
+                client_capabilities=client_capabilities(),
                 client_info=Implementation(
                     name="sidekicks", title="Sidekicks", version=__version__
                 ),
@@ -161,7 +154,7 @@ class AgentConnection:
             await self.process.wait_exit(EXIT_GRACE)
         refused = init in done and not isinstance(init.exception(), ConnectionError)
         if receiving.done() and not refused and not self.process.exited():
-            reason = self._lost_reason(receiving)
+            reason = lost_reason(receiving)
         elif init in done and not self.process.exited():
             reason = _("the agent refused to start: {error}").format(
                 error=describe_error(typed_error(init.exception() or Exception()))
@@ -190,14 +183,6 @@ class AgentConnection:
         log.warning("the ACP SDK has no receive task to watch: a lost connection goes unseen")
         return asyncio.get_running_loop().create_future()  # never done
 
-    def _lost_reason(self, receiving: asyncio.Future[Any]) -> str:
-        error = None if receiving.cancelled() else receiving.exception()
-        if error is None:
-            return _("the agent closed its output but kept running")
-        return _("the connection to the agent failed ({error})").format(
-            error=f"{type(error).__name__}: {error}"
-        )
-
     async def _watch_exit(self) -> None:
         assert self.process is not None
         await self.process.wait_exit()
@@ -212,7 +197,7 @@ class AgentConnection:
         if self._stopping or await self.process.wait_exit(EXIT_GRACE):
             return  # a stop, or an exit (reported as such by the exit watcher)
         if self._end() and not self._stopping:
-            self._on_lost(self._lost_reason(receiving))
+            self._on_lost(lost_reason(receiving))
 
     def _end(self) -> bool:
         """Ends the connection: pending and later requests fail with ConnectionError. False if
@@ -258,7 +243,8 @@ class AgentConnection:
         await self._request(conn.authenticate(method_id=method_id))
         self._on_sign_in_needed(False)
 
-    async def new_session(self, handler: SessionHandler) -> str:
+    async def new_session(self, handler: SessionHandler) -> SessionSetup:
+        """A new session: its id, and the modes and options it starts with."""
         conn = self._require()
         response = await self._watch_auth(
             self._request(
@@ -269,14 +255,15 @@ class AgentConnection:
         self._on_sign_in_needed(False)
         session_id: str = response.session_id
         self.client.attach(session_id, handler)
-        return session_id
+        return session_setup(session_id, response)
 
-    async def load_session(self, session_id: str, handler: SessionHandler) -> None:
-        """Replayed updates reach `handler` before this returns (the caller may ignore them)."""
+    async def load_session(self, session_id: str, handler: SessionHandler) -> SessionSetup:
+        """Replayed updates reach `handler` before this returns (the caller may ignore them).
+        The modes and options the resumed session has."""
         conn = self._require()
         self.client.attach(session_id, handler)
         try:
-            await self._request(
+            response = await self._request(
                 conn.load_session(
                     cwd=str(self.cwd), session_id=session_id, mcp_servers=self._mcp_servers()
                 ),
@@ -285,6 +272,25 @@ class AgentConnection:
         except BaseException:
             self.client.detach(session_id)
             raise
+        return session_setup(session_id, response)
+
+    async def set_mode(self, session_id: str, mode_id: str) -> None:
+        """ACP `session/set_mode`; the agent may also confirm with a `current_mode_update`."""
+        conn = self._require()
+        await self._request(
+            conn.set_session_mode(session_id=session_id, mode_id=mode_id), SESSION_TIMEOUT
+        )
+
+    async def set_option(
+        self, session_id: str, option_id: str, value: str | bool
+    ) -> tuple[SessionOption, ...]:
+        """ACP `session/set_config_option`: every option with its value afterwards."""
+        conn = self._require()
+        response = await self._request(
+            conn.set_config_option(config_id=option_id, session_id=session_id, value=value),
+            SESSION_TIMEOUT,
+        )
+        return session_options(response.config_options)
 
     async def prompt(self, session_id: str, text: str) -> StopReason:
         """Sends one user turn; returns the stop reason."""
@@ -348,6 +354,27 @@ class AgentConnection:
     def _mcp_servers(self) -> list[Any]:
         caps = self.info.agent_capabilities if self.info else None
         return mcp_servers_for(self._mcp, caps.mcp_capabilities if caps else None, self._note)
+
+
+def client_capabilities() -> ClientCapabilities:
+    """What Sidekicks offers the agent in `initialize`."""
+    return ClientCapabilities(
+        fs=FileSystemCapabilities(read_text_file=False, write_text_file=False),
+        terminal=False,
+        # Terminal sign-in is advertised both ways agents read it today (the SDK's field, and
+        # the `terminal-auth` extension of claude and opencode).
+        auth=AuthCapabilities(terminal=True),
+        field_meta={"terminal-auth": True},
+    )
+
+
+def lost_reason(receiving: asyncio.Future[Any]) -> str:
+    error = None if receiving.cancelled() else receiving.exception()
+    if error is None:
+        return _("the agent closed its output but kept running")
+    return _("the connection to the agent failed ({error})").format(
+        error=f"{type(error).__name__}: {error}"
+    )
 
 
 def typed_error(err: BaseException) -> BaseException:

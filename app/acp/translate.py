@@ -23,12 +23,15 @@ from acp.schema import (
     EmbeddedResourceContentBlock,
     EnvVarAuthMethod,
     FileEditToolCallContent,
+    LoadSessionResponse,
+    NewSessionResponse,
     PermissionOption,
     ResourceContentBlock,
     SessionConfigOptionBoolean,
     SessionConfigOptionSelect,
     SessionConfigSelectGroup,
     SessionConfigSelectOption,
+    SessionModeState,
     TerminalAuthMethod,
     TerminalToolCallContent,
     TextContentBlock,
@@ -53,7 +56,9 @@ from app.acp.updates import (
     PlanChanged,
     PlanItem,
     SessionEvent,
+    SessionMode,
     SessionOption,
+    SessionSetup,
     TextDelta,
     ToolChange,
     ToolDiff,
@@ -242,18 +247,65 @@ def _auth_method(method: AuthMethodAgent | EnvVarAuthMethod | TerminalAuthMethod
     kind: AuthType = "agent"
     variables: tuple[AuthVar, ...] = ()
     link = None
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
     if isinstance(method, EnvVarAuthMethod):
         kind, link = "env_var", method.link
         variables = tuple(
             AuthVar(v.name, v.secret is not False, v.label or None) for v in method.vars
         )
     meta = method.field_meta or {}
-    if isinstance(method, TerminalAuthMethod) or "terminal-auth" in meta:
-        kind = "terminal"  # opencode announces its terminal login by `_meta` alone
+    if isinstance(method, TerminalAuthMethod):
+        kind = "terminal"
+        args = tuple(str(a) for a in method.args or [])
+        env = tuple((str(k), str(v)) for k, v in (method.env or {}).items())
+    terminal_auth = meta.get("terminal-auth")
+    if isinstance(terminal_auth, dict) and isinstance(terminal_auth.get("command"), str):
+        # claude and opencode name their login command in `_meta` (opencode by `_meta` alone).
+        kind, command = "terminal", str(terminal_auth["command"])
+        meta_args = terminal_auth.get("args")
+        args = tuple(str(a) for a in meta_args) if isinstance(meta_args, list) else ()
+        meta_env = terminal_auth.get("env")
+        if isinstance(meta_env, dict):
+            env = tuple((str(k), str(v)) for k, v in meta_env.items())
+    api_key = meta.get("api-key")
+    if kind == "agent" and isinstance(api_key, dict) and api_key.get("provider") == "google":
+        # gemini-cli's "Gemini API key" method reads GEMINI_API_KEY from its environment.
+        kind, variables = "env_var", (AuthVar("GEMINI_API_KEY", True, "Gemini API key"),)
+        link = "https://aistudio.google.com/apikey"
     meta_link = meta.get("link") or meta.get("url")
     if link is None and isinstance(meta_link, str):
         link = meta_link
     if link is None:
         found = _URL.search(description)
         link = found.group(0).rstrip(".,;:") if found else None
-    return AuthMethod(method.id, method.name, description, kind, variables, link)
+    return AuthMethod(
+        method.id,
+        valid_text(method.name),
+        valid_text(description),
+        kind,
+        variables,
+        link,
+        command,
+        args,
+        env,
+    )
+
+
+def session_setup(
+    session_id: str, response: NewSessionResponse | LoadSessionResponse | None
+) -> SessionSetup:
+    """The modes and options a `session/new` or `session/load` answer announced."""
+    if response is None:
+        return SessionSetup(session_id)
+    modes: SessionModeState | None = response.modes
+    return SessionSetup(
+        session_id,
+        modes=tuple(
+            SessionMode(str(m.id), valid_text(m.name), valid_text(m.description or ""))
+            for m in (modes.available_modes if modes else [])
+        ),
+        mode_id=str(modes.current_mode_id) if modes else None,
+        options=session_options(response.config_options),
+    )

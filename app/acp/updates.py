@@ -179,3 +179,28 @@ class AuthMethod:
     type: AuthType = "agent"  # ACP: a method without `type` is handled by the agent itself
     vars: tuple[AuthVar, ...] = ()
     link: str | None = None
+    # `terminal` methods: what to run in a terminal where the person signs in. `command` is
+    # None for ACP's own terminal methods (the agent's own command, with `args` appended);
+    # claude and opencode name a command of their own in `_meta["terminal-auth"]`.
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SessionMode:
+    """A mode the agent offers for a session (ACP `modes.availableModes`)."""
+
+    id: str
+    name: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSetup:
+    """What `session/new` or `session/load` announced besides the id: modes and options."""
+
+    session_id: str
+    modes: tuple[SessionMode, ...] = ()
+    mode_id: str | None = None
+    options: tuple[SessionOption, ...] = ()

@@ -29,6 +29,7 @@ from app.history.base import PAGE, History, HistoryClosed, RecordPage
 from app.history.failures import HistoryUnreadable
 from app.i18n import _
 from app.models.conversation import Channel, Message, Usage
+from app.models.sessions import MemberSession
 from app.models.wire import WireJson, WireModel
 
 # A read that meets a closed history (another configuration opened meanwhile) tries the new
@@ -47,6 +48,8 @@ class ConversationHead(WireModel):
     answering: str
     usage: dict[str, Usage] = Field(default_factory=dict)
     permissions: list[PermissionRequested] = Field(default_factory=list)
+    # Extension (issue 14): each member's session modes and options, by agent name.
+    sessions: dict[str, MemberSession] = Field(default_factory=dict)
 
 
 class Conversation(ConversationHead):

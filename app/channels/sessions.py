@@ -51,7 +51,7 @@ class Sessions:
                 return member.session_id
             finally:
                 router.loading = False
-        session_id = await conn.new_session(router)
+        session_id = (await conn.new_session(router)).session_id
         if member.session_id:
             member.last_seen = ""  # a new session knows nothing: give it the latest messages
         member.session_id = session_id

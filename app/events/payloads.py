@@ -17,6 +17,7 @@ from app.models.conversation import (
     Usage,
 )
 from app.models.problems import Problem
+from app.models.sessions import MemberSession
 from app.models.wire import WireModel
 
 
@@ -92,6 +93,30 @@ class CommandsChanged(WireModel):
     commands: list[Command]
 
 
+class SessionChanged(WireModel):
+    """Extension: a member's session offers or is set to other modes or options."""
+
+    channel: str
+    agent: str
+    session: MemberSession
+
+
+class SignInTerminalOutput(WireModel):
+    """Extension: output of a sign-in terminal (`terminal` sign-in methods), as text."""
+
+    terminal: str
+    data: str
+
+
+class SignInTerminalExited(WireModel):
+    """Extension: a sign-in terminal's command ended; the agent was restarted to use the new
+    credentials when it ran. `code` is None when it was killed by a signal."""
+
+    terminal: str
+    agent: str
+    code: int | None = None
+
+
 EVENT_PAYLOADS: dict[str, type[WireModel]] = {
     names.CONFIG_CHANGED: ConfigChanged,
     names.AGENT_STATE: AgentStateChanged,
@@ -104,4 +129,7 @@ EVENT_PAYLOADS: dict[str, type[WireModel]] = {
     names.PERMISSION_RESOLVED: PermissionResolved,
     names.USAGE_CHANGED: UsageChanged,
     names.COMMANDS_CHANGED: CommandsChanged,
+    names.SESSION_CHANGED: SessionChanged,
+    names.SIGN_IN_TERMINAL_OUTPUT: SignInTerminalOutput,
+    names.SIGN_IN_TERMINAL_EXITED: SignInTerminalExited,
 }

@@ -1,6 +1,6 @@
 // generated — do not edit: scripts/gen_bindings.py writes this file from app/.
 
-import type { AgentLog, AgentStateChanged, ChannelsChanged, CommandsChanged, ConfigChanged, MessageDelta, MessageUpdated, PermissionRequested, PermissionResolved, TurnChanged, UsageChanged } from "./models";
+import type { AgentLog, AgentStateChanged, ChannelsChanged, CommandsChanged, ConfigChanged, MessageDelta, MessageUpdated, PermissionRequested, PermissionResolved, SessionChanged, SignInTerminalExited, SignInTerminalOutput, TurnChanged, UsageChanged } from "./models";
 
 /** Every event the backend sends, by its SPEC name. */
 export const Events = {
@@ -15,6 +15,9 @@ export const Events = {
   PermissionResolved: "permission:resolved",
   UsageChanged: "usage:changed",
   CommandsChanged: "commands:changed",
+  SessionChanged: "session:changed",
+  SignInTerminalOutput: "signin:output",
+  SignInTerminalExited: "signin:exited",
 } as const;
 
 /** The payload type of each event. */
@@ -30,6 +33,9 @@ export interface EventPayloads {
   "permission:resolved": PermissionResolved;
   "usage:changed": UsageChanged;
   "commands:changed": CommandsChanged;
+  "session:changed": SessionChanged;
+  "signin:output": SignInTerminalOutput;
+  "signin:exited": SignInTerminalExited;
 }
 
 export type EventName = keyof EventPayloads;

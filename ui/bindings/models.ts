@@ -89,6 +89,7 @@ export interface Conversation {
   answering: string;
   usage: Record<string, Usage>;
   permissions: PermissionRequested[];
+  sessions: Record<string, MemberSession>;
   messages: Message[];
   more: boolean;
 }
@@ -103,6 +104,13 @@ export interface Diff {
 export interface Location {
   path: string;
   line: number | null;
+}
+
+/** What one member's session offers and is set to. Empty lists: the agent offers none (or its session has not opened yet). */
+export interface MemberSession {
+  modes: ModeInfo[];
+  mode: string;
+  options: SessionOptionInfo[];
 }
 
 export interface Message {
@@ -132,6 +140,19 @@ export interface MessageDelta {
 export interface MessageUpdated {
   channel: string;
   message: Message;
+}
+
+/** A mode the agent offers (ACP `availableModes`): "read-only", "plan", "auto", … */
+export interface ModeInfo {
+  id: string;
+  name: string;
+  description: string;
+}
+
+export interface OptionChoiceInfo {
+  value: string;
+  name: string;
+  description: string;
 }
 
 export interface Page {
@@ -178,6 +199,37 @@ export interface Problem {
   column: number;
   message: string;
   warning: boolean;
+}
+
+/** Extension: a member's session offers or is set to other modes or options. */
+export interface SessionChanged {
+  channel: string;
+  agent: string;
+  session: MemberSession;
+}
+
+/** A session configuration option (ACP `configOptions`): a model, a reasoning effort, … `category` is the agent's hint ("model", "mode", "thought_level", or empty). */
+export interface SessionOptionInfo {
+  id: string;
+  name: string;
+  kind: "select" | "boolean";
+  value: string | boolean;
+  description: string;
+  category: string;
+  choices: OptionChoiceInfo[];
+}
+
+/** Extension: a sign-in terminal's command ended; the agent was restarted to use the new credentials when it ran. `code` is None when it was killed by a signal. */
+export interface SignInTerminalExited {
+  terminal: string;
+  agent: string;
+  code: number | null;
+}
+
+/** Extension: output of a sign-in terminal (`terminal` sign-in methods), as text. */
+export interface SignInTerminalOutput {
+  terminal: string;
+  data: string;
 }
 
 export interface ToolCall {

@@ -343,7 +343,7 @@ def test_a_crash_while_busy_goes_to_error_and_the_user_is_released(make_app) -> 
                 def on_event(self, event: object) -> None:
                     pass
 
-            session = await conn.new_session(Quiet())
+            session = (await conn.new_session(Quiet())).session_id
             try:
                 await conn.prompt(session, "hi")
             except ConnectionError:

@@ -1,0 +1,45 @@
+"""A member's ACP session as the page sees it: the modes and options it offers (issue 14)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from app.models.wire import WireModel
+
+
+class ModeInfo(WireModel):
+    """A mode the agent offers (ACP `availableModes`): "read-only", "plan", "auto", …"""
+
+    id: str
+    name: str
+    description: str = ""
+
+
+class OptionChoiceInfo(WireModel):
+    value: str
+    name: str
+    description: str = ""
+
+
+class SessionOptionInfo(WireModel):
+    """A session configuration option (ACP `configOptions`): a model, a reasoning effort, …
+    `category` is the agent's hint ("model", "mode", "thought_level", or empty)."""
+
+    id: str
+    name: str
+    kind: Literal["select", "boolean"]
+    value: str | bool
+    description: str = ""
+    category: str = ""
+    choices: list[OptionChoiceInfo] = Field(default_factory=list)
+
+
+class MemberSession(WireModel):
+    """What one member's session offers and is set to. Empty lists: the agent offers none (or
+    its session has not opened yet)."""
+
+    modes: list[ModeInfo] = Field(default_factory=list)
+    mode: str = ""
+    options: list[SessionOptionInfo] = Field(default_factory=list)
