@@ -7,7 +7,7 @@ from app.core.errors import UserError
 from app.core.expose import exposed
 from app.core.loop import LoopThread
 from app.i18n import _
-from app.models.agents import AgentInfo
+from app.models.agents import AgentInfo, SignInTerminalInfo
 
 # A start waits for the handshake (30 s at most) and may first stop an idle agent (8 s at most).
 START_TIMEOUT = 45.0
@@ -56,6 +56,35 @@ class AgentService:
             raise UserError(_("a sign-in method is required"))
         self._core.run(self._supervisor.sign_in(name, methodId), timeout=SIGN_IN_TIMEOUT)
         return self._core.call(lambda: self._supervisor.runtime(name).info())
+
+    @exposed
+    def SignOut(self, name: str) -> AgentInfo:
+        """Extension: forgets the values saved for the agent's `env_var` methods (keychain or
+        file) and restarts it without them if it runs."""
+        _require_name(name)
+        raise NotImplementedError  # contract first: built next (issue 14)
+
+    @exposed
+    def SignInTerminal(self, name: str, methodId: str, cols: int, rows: int) -> SignInTerminalInfo:
+        """Extension: runs a `terminal` sign-in method's command on a pseudo-terminal of
+        `cols`×`rows`; when it exits the agent restarts to use the new credentials."""
+        _require_name(name)
+        raise NotImplementedError  # contract first: built next (issue 14)
+
+    @exposed
+    def TerminalInput(self, terminal: str, data: str) -> None:
+        """Extension: what the person typed in a sign-in terminal."""
+        raise NotImplementedError  # contract first: built next (issue 14)
+
+    @exposed
+    def TerminalResize(self, terminal: str, cols: int, rows: int) -> None:
+        """Extension: the sign-in terminal's new size in characters."""
+        raise NotImplementedError  # contract first: built next (issue 14)
+
+    @exposed
+    def TerminalClose(self, terminal: str) -> None:
+        """Extension: ends a sign-in terminal (its command is killed)."""
+        raise NotImplementedError  # contract first: built next (issue 14)
 
     @exposed
     def Logs(self, name: str) -> list[str]:

@@ -7,6 +7,7 @@ from app.channels.reading import Conversation, Page, read_conversation, read_old
 from app.core.expose import exposed
 from app.core.loop import LoopThread
 from app.models.conversation import Channel, Command
+from app.models.sessions import MemberSession
 from app.models.wire import WireJson
 
 # Delete and Cancel wait for the agent to stop answering (an agent ignoring cancel: ~10 s);
@@ -90,3 +91,15 @@ class ChannelService:
     def Prepare(self, id: str) -> None:
         """Starts the members that never announced commands and opens their sessions."""
         self._core.run(self._engine.prepare(id), timeout=PREPARE_TIMEOUT)
+
+    @exposed
+    def SetMode(self, id: str, agent: str, modeId: str) -> MemberSession:
+        """Extension: sets a member's session mode (`session/set_mode`), opening its session
+        first if needed; the session as it is afterwards."""
+        raise NotImplementedError  # contract first: built next (issue 14)
+
+    @exposed
+    def SetOption(self, id: str, agent: str, optionId: str, value: str | bool) -> MemberSession:
+        """Extension: sets one of a member's session options (`session/set_config_option`);
+        the session as it is afterwards."""
+        raise NotImplementedError  # contract first: built next (issue 14)

@@ -29,6 +29,19 @@ class AuthMethodInfo(WireModel):
     type: AuthType = "agent"
     vars: list[AuthVarInfo] = Field(default_factory=list)
     link: str = ""
+    # `terminal` methods: the command line the sign-in terminal runs (shown before it runs).
+    command: list[str] = Field(default_factory=list)
+    # `env_var` methods: values are saved (keychain or owner-only file) and given at each start.
+    saved: bool = False
+
+
+class SignInTerminalInfo(WireModel):
+    """Extension: a sign-in terminal that was opened (`AgentService.SignInTerminal`). Its
+    output arrives as `signin:output`, its end as `signin:exited`."""
+
+    terminal: str
+    agent: str
+    command: list[str] = Field(default_factory=list)
 
 
 class AgentInfo(WireModel):

@@ -1,7 +1,7 @@
 // generated — do not edit: scripts/gen_bindings.py writes this file from app/.
 
 import { call } from "./runtime";
-import type { Channel, Command, Conversation, Page } from "./models";
+import type { Channel, Command, Conversation, MemberSession, Page } from "./models";
 
 /** Invites an agent; the channel shows `agent-joined`. */
 export function AddMember(id: string, agent: string): Promise<Channel> {
@@ -71,4 +71,14 @@ export function Rename(id: string, name: string, description?: string): Promise<
 /** Adds a user message and returns its id; it waits (queued) if the channel answers. */
 export function Send(id: string, text: string): Promise<string> {
   return call("ChannelService", "Send", id, text);
+}
+
+/** Extension: sets a member's session mode (`session/set_mode`), opening its session first if needed; the session as it is afterwards. */
+export function SetMode(id: string, agent: string, modeId: string): Promise<MemberSession> {
+  return call("ChannelService", "SetMode", id, agent, modeId);
+}
+
+/** Extension: sets one of a member's session options (`session/set_config_option`); the session as it is afterwards. */
+export function SetOption(id: string, agent: string, optionId: string, value: string | boolean): Promise<MemberSession> {
+  return call("ChannelService", "SetOption", id, agent, optionId, value);
 }

@@ -31,6 +31,8 @@ export interface AuthMethodInfo {
   type: "agent" | "env_var" | "terminal";
   vars: AuthVarInfo[];
   link: string;
+  command: string[];
+  saved: boolean;
 }
 
 /** An environment variable an `env_var` sign-in method needs. */
@@ -224,6 +226,13 @@ export interface SignInTerminalExited {
   terminal: string;
   agent: string;
   code: number | null;
+}
+
+/** Extension: a sign-in terminal that was opened (`AgentService.SignInTerminal`). Its output arrives as `signin:output`, its end as `signin:exited`. */
+export interface SignInTerminalInfo {
+  terminal: string;
+  agent: string;
+  command: string[];
 }
 
 /** Extension: output of a sign-in terminal (`terminal` sign-in methods), as text. */
