@@ -5,6 +5,8 @@
 #
 #   agents.sh claude|codex|gemini|opencode|goose [ARGS…]
 #   agents.sh run COMMAND [ARGS…]        any other ACP program, supervised the same way
+#   agents.sh check [NAMES…]              the manual check: what each real agent tells Sidekicks
+#                                         (sign-in methods, modes, options, errors); see README
 #
 # The agent runs with the user's environment (plus what Sidekicks adds from `env:`). When
 # AGENTS_SH_HELPER is set, that command is started first in the background (a local model
@@ -24,10 +26,16 @@ usage() {
 name=${1:-}
 [ -n "$name" ] || usage
 shift
+if [ "$name" = check ]; then
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  python=$root/.venv/bin/python
+  [ -x "$python" ] || python=$root/.venv/Scripts/python.exe
+  exec "$python" "$root/scripts/check_agents.py" "$@"
+fi
 case "$name" in
   claude)   cmd=(npx -y @agentclientprotocol/claude-agent-acp) ;;
   codex)    cmd=(npx -y @zed-industries/codex-acp) ;;
-  gemini)   cmd=(npx -y @google/gemini-cli --experimental-acp) ;;
+  gemini)   cmd=(npx -y @google/gemini-cli --acp) ;;
   opencode) cmd=(opencode acp) ;;
   goose)    cmd=(goose acp) ;;
   run)      [ $# -gt 0 ] || usage; cmd=("$1"); shift ;;
