@@ -1,9 +1,11 @@
 """Our side of ACP: what the agent may call on us, turned into the core's typed events
 (app/acp/updates.py) and routed to the session they concern.
 
-We advertise no file-system or terminal capability, so the agent only sends session updates and
-permission requests. The SDK runs each incoming message in its own task: `session_update` hands
-the event over synchronously, before any await, so events keep their arrival order.
+Besides session updates and permission requests, the agent may read and write files and run
+commands (ACP `fs/*`, `terminal/*`) in a session that was attached with a `Workspace`
+(app/acp/workspace_calls.py answers those). The SDK runs each incoming message in its own task:
+`session_update` hands the event over synchronously, before any await, so events keep their
+arrival order.
 Updates for a session whose `session/new` answer has not arrived yet are buffered by id, within
 bounds: an agent sending updates for sessions nobody opened must not eat memory.
 """
@@ -26,6 +28,8 @@ from acp.schema import (
 from app.acp.notices import PREFIX
 from app.acp.translate import permission_choices, session_event, tool_change
 from app.acp.updates import PermissionAsked, SessionEvent
+from app.acp.workspace import Workspace
+from app.acp.workspace_calls import WorkspaceCalls
 from app.i18n import _
 
 log = logging.getLogger(__name__)
@@ -43,17 +47,23 @@ class SessionHandler(Protocol):
         `PermissionAsked` is answered by setting its `reply`."""
 
 
-class SidekicksClient:
+class SidekicksClient(WorkspaceCalls):
     def __init__(self, on_log: Callable[[str], None] = lambda line: None) -> None:
         self._handlers: dict[str, SessionHandler] = {}
+        self._workspaces: dict[str, Workspace] = {}
         self._early: dict[str, list[SessionEvent]] = {}  # oldest session first
         self._early_total = 0
         self._on_log = on_log
         self._dropped_logged = False
 
-    def attach(self, session_id: str, handler: SessionHandler) -> None:
-        """Routes a session's events to `handler`, first replaying any that arrived early."""
+    def attach(
+        self, session_id: str, handler: SessionHandler, workspace: Workspace | None = None
+    ) -> None:
+        """Routes a session's events to `handler`, first replaying any that arrived early, and
+        its file and terminal requests to `workspace` (refused without one)."""
         self._handlers[session_id] = handler
+        if workspace is not None:
+            self._workspaces[session_id] = workspace
         for event in self._take_early(session_id):
             handler.on_event(event)
 
@@ -63,6 +73,7 @@ class SidekicksClient:
 
     def detach(self, session_id: str) -> None:
         self._handlers.pop(session_id, None)
+        self._workspaces.pop(session_id, None)
         self._take_early(session_id)
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:

@@ -40,6 +40,7 @@ from app.acp.notices import Notices
 from app.acp.process import AgentProcess, SpawnError
 from app.acp.translate import auth_methods, session_options, session_setup
 from app.acp.updates import AuthMethod, SessionOption, SessionSetup
+from app.acp.workspace import Workspace
 from app.config.model import McpServer
 from app.i18n import _
 from app.models.conversation import StopReason
@@ -243,8 +244,11 @@ class AgentConnection:
         await self._request(conn.authenticate(method_id=method_id))
         self._on_sign_in_needed(False)
 
-    async def new_session(self, handler: SessionHandler) -> SessionSetup:
-        """A new session: its id, and the modes and options it starts with."""
+    async def new_session(
+        self, handler: SessionHandler, workspace: Workspace | None = None
+    ) -> SessionSetup:
+        """A new session: its id, and the modes and options it starts with. The agent's file
+        and terminal requests in it go to `workspace` (refused without one)."""
         conn = self._require()
         response = await self._watch_auth(
             self._request(
@@ -254,14 +258,16 @@ class AgentConnection:
         )
         self._on_sign_in_needed(False)
         session_id: str = response.session_id
-        self.client.attach(session_id, handler)
+        self.client.attach(session_id, handler, workspace)
         return session_setup(session_id, response)
 
-    async def load_session(self, session_id: str, handler: SessionHandler) -> SessionSetup:
+    async def load_session(
+        self, session_id: str, handler: SessionHandler, workspace: Workspace | None = None
+    ) -> SessionSetup:
         """Replayed updates reach `handler` before this returns (the caller may ignore them).
         The modes and options the resumed session has."""
         conn = self._require()
-        self.client.attach(session_id, handler)
+        self.client.attach(session_id, handler, workspace)
         try:
             response = await self._request(
                 conn.load_session(

@@ -58,7 +58,7 @@ def run(behaviours: list[str], body: Callable[[AgentConnection], Awaitable[T]]) 
 def test_a_prompt_gets_its_updates_and_stop_reason() -> None:
     async def body(conn: AgentConnection) -> tuple[str, list[str]]:
         recorder = Recorder()
-        sid = await conn.new_session(recorder)
+        sid = (await conn.new_session(recorder)).session_id
         return await conn.prompt(sid, "hello"), recorder.texts()
 
     assert run([], body) == ("end_turn", ["echo: hello"])
@@ -67,7 +67,7 @@ def test_a_prompt_gets_its_updates_and_stop_reason() -> None:
 def test_updates_sent_before_the_session_new_answer_are_not_lost() -> None:
     async def body(conn: AgentConnection) -> list[str]:
         recorder = Recorder()
-        sid = await conn.new_session(recorder)
+        sid = (await conn.new_session(recorder)).session_id
         await conn.prompt(sid, "after")
         return recorder.texts()
 
@@ -77,7 +77,7 @@ def test_updates_sent_before_the_session_new_answer_are_not_lost() -> None:
 def test_updates_arrive_in_the_order_they_were_sent() -> None:
     async def body(conn: AgentConnection) -> list[str]:
         recorder = Recorder()
-        sid = await conn.new_session(recorder)
+        sid = (await conn.new_session(recorder)).session_id
         prompt = asyncio.ensure_future(conn.prompt(sid, "go"))
         while len(recorder.updates) < 40:
             await asyncio.sleep(0.01)
@@ -92,7 +92,7 @@ def test_updates_arrive_in_the_order_they_were_sent() -> None:
 def test_garbage_lines_on_stdout_are_skipped() -> None:
     async def body(conn: AgentConnection) -> list[str]:
         recorder = Recorder()
-        sid = await conn.new_session(recorder)
+        sid = (await conn.new_session(recorder)).session_id
         await conn.prompt(sid, "still works")
         return recorder.texts()
 
@@ -102,7 +102,7 @@ def test_garbage_lines_on_stdout_are_skipped() -> None:
 def test_a_5_mib_line_is_read_whole() -> None:
     async def body(conn: AgentConnection) -> list[int]:
         recorder = Recorder()
-        sid = await conn.new_session(recorder)
+        sid = (await conn.new_session(recorder)).session_id
         await conn.prompt(sid, "big")
         return [len(t) for t in recorder.texts()]
 
@@ -114,7 +114,7 @@ def test_a_permission_request_reaches_the_session_and_the_answer_the_agent() -> 
 
         async def body(conn: AgentConnection, choice: str = choice) -> tuple[list[str], int]:
             recorder = Recorder(choice)
-            sid = await conn.new_session(recorder)
+            sid = (await conn.new_session(recorder)).session_id
             await conn.prompt(sid, "edit")
             return recorder.texts(), len(recorder.permissions)
 
@@ -125,7 +125,7 @@ def test_a_permission_request_reaches_the_session_and_the_answer_the_agent() -> 
 
 def test_a_cancelled_permission_ends_the_turn_cancelled() -> None:
     async def body(conn: AgentConnection) -> str:
-        sid = await conn.new_session(Recorder(choice=None))
+        sid = (await conn.new_session(Recorder(choice=None))).session_id
         return await conn.prompt(sid, "edit")
 
     assert run(["permission"], body) == "cancelled"
@@ -133,7 +133,7 @@ def test_a_cancelled_permission_ends_the_turn_cancelled() -> None:
 
 def test_an_agent_that_dies_mid_turn_fails_the_prompt_with_connection_error() -> None:
     async def body(conn: AgentConnection) -> str:
-        sid = await conn.new_session(Recorder())
+        sid = (await conn.new_session(Recorder())).session_id
         with pytest.raises(ConnectionError) as raised:
             await conn.prompt(sid, "die")
         return describe_error(raised.value)
@@ -147,7 +147,7 @@ def test_a_death_is_seen_even_when_a_grandchild_holds_stdout_open(
     monkeypatch.setenv("FAKE_PIDFILE", str(tmp_path / "pids"))
 
     async def body(conn: AgentConnection) -> bool:
-        sid = await conn.new_session(Recorder())
+        sid = (await conn.new_session(Recorder())).session_id
         with pytest.raises(ConnectionError):
             await asyncio.wait_for(conn.prompt(sid, "die"), timeout=10)
         return conn.exited()

@@ -64,7 +64,7 @@ async def until(condition: Callable[[], object], timeout: float = 10.0) -> None:
 def test_json_lines_that_are_not_objects_are_skipped_logged_once_and_the_answer_arrives() -> None:
     async def body(conn: AgentConnection, seen: Seen) -> tuple[list[str], str]:
         recorder = Recorder()
-        sid = await conn.new_session(recorder)
+        sid = (await conn.new_session(recorder)).session_id
         first = await conn.prompt(sid, "one")
         await conn.prompt(sid, "two")  # the same lines again: logged once, not every time
         return recorder.texts(), first
@@ -80,7 +80,7 @@ def test_json_lines_that_are_not_objects_are_skipped_logged_once_and_the_answer_
 
 def test_an_answer_the_sdk_cannot_read_fails_the_turn_and_reports_the_connection_lost() -> None:
     async def body(conn: AgentConnection, seen: Seen) -> tuple[str, bool]:
-        sid = await conn.new_session(Recorder())
+        sid = (await conn.new_session(Recorder())).session_id
         with pytest.raises(ConnectionError) as raised:
             await asyncio.wait_for(conn.prompt(sid, "hi"), 10)
         await until(lambda: seen.lost)
@@ -95,7 +95,7 @@ def test_an_answer_the_sdk_cannot_read_fails_the_turn_and_reports_the_connection
 
 def test_an_agent_that_closes_stdout_but_keeps_running_is_reported_lost() -> None:
     async def body(conn: AgentConnection, seen: Seen) -> None:
-        sid = await conn.new_session(Recorder())
+        sid = (await conn.new_session(Recorder())).session_id
         with pytest.raises(ConnectionError):
             await asyncio.wait_for(conn.prompt(sid, "hi"), 10)
         await until(lambda: seen.lost)
@@ -107,7 +107,7 @@ def test_an_agent_that_closes_stdout_but_keeps_running_is_reported_lost() -> Non
 def test_updates_for_sessions_nobody_opened_are_buffered_within_bounds() -> None:
     async def body(conn: AgentConnection, seen: Seen) -> tuple[dict[str, int], list[str]]:
         recorder = Recorder()
-        sid = await conn.new_session(recorder)
+        sid = (await conn.new_session(recorder)).session_id
         await conn.prompt(sid, "after the strays")
         return conn.client.buffered(), recorder.texts()
 
@@ -138,7 +138,7 @@ async def main():
     await conn.start(timeout=10)
     try:
         recorder = Recorder()
-        sid = await conn.new_session(recorder)
+        sid = (await conn.new_session(recorder)).session_id
         with open("/proc/self/clear_refs", "w") as f:
             f.write("5")  # resets the peak (VmHWM) to the current size
         before = status("VmRSS")
