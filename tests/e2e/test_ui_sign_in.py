@@ -1,0 +1,90 @@
+"""Signing in to agents from the real window (#14): the methods on the agent's card and in the
+conversation, an `agent` method's button, an `env_var` method's key form and sign-out, a
+`terminal` method in the in-window terminal (xterm.js), and "Send again" afterwards."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.window import running_app
+
+pytestmark = pytest.mark.e2e
+
+FAKES = Path(__file__).resolve().parents[1] / "fakes"
+CONVERSATION = "[data-testid=conversation][data-loaded=true]"
+MESSAGE = f"{CONVERSATION} [data-testid=message]"
+WAIT = 20_000  # ms: an agent start is a real process and an ACP handshake
+
+
+def fake_agent(name: str, script: str, *args: str) -> str:
+    command = [sys.executable, str(FAKES / script), *args]
+    return f"  - name: {name}\n    command: {json.dumps(command)}\n"
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Page]:
+    config = tmp_path / "sign-in.yaml"
+    config.write_text("agents:\n" + fake_agent("codex", "auth_agent.py"), encoding="utf-8")
+    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
+        page.set_viewport_size({"width": 1280, "height": 860})
+        yield page
+
+
+def open_direct(page: Page, agent: str) -> None:
+    page.locator("[data-testid=agent-item]", has_text=agent).click()
+    page.wait_for_selector(CONVERSATION)
+
+
+def send(page: Page, text: str) -> None:
+    box = page.locator("[data-testid=composer-input]")
+    box.fill(text)
+    box.press("Enter")
+    expect(box).to_have_value("")
+
+
+def agent_card(page: Page, agent: str) -> str:
+    return f"article[data-agent={agent}]"
+
+
+def test_an_agent_method_signs_in_from_the_card_and_the_message_is_sent_again(
+    app: Page, shots: Path
+) -> None:
+    page = app
+    open_direct(page, "codex")
+    send(page, "hello there")
+
+    # The send failed for want of a sign-in: the conversation says so and lists the methods.
+    notice = page.get_by_test_id("signin-notice")
+    expect(notice).to_contain_text("codex needs you to sign in before it can answer.", timeout=WAIT)
+    chatgpt = notice.locator("[data-testid=signin-method][data-method=chatgpt]")
+    expect(chatgpt).to_contain_text("Login with ChatGPT")
+    expect(chatgpt).to_contain_text("requires a paid ChatGPT subscription")
+    expect(notice.locator("[data-testid=signin-method][data-type=env_var]")).to_have_count(2)
+    page.screenshot(path=str(shots / "sign-in-notice.png"))
+
+    # The card has it too, prominently, with its badge.
+    page.get_by_test_id("nav-agents").click()
+    card = page.locator(agent_card(page, "codex"))
+    expect(card.get_by_test_id("agent-needs-signin")).to_have_text("Sign-in needed")
+    expect(card.get_by_test_id("agent-signin")).to_have_attribute("data-needed", "true")
+    page.screenshot(path=str(shots / "sign-in-card.png"))
+    card.locator("[data-method=chatgpt] [data-testid=signin-button]").click()
+    expect(card.get_by_test_id("agent-needs-signin")).to_have_count(0, timeout=WAIT)
+    expect(card.get_by_test_id("agent-signin")).to_have_attribute("data-needed", "false")
+    expect(card.get_by_test_id("signin-error")).to_have_count(0)
+
+    # Back in the conversation: signed in, and the failed message goes again.
+    page.locator("[data-testid=direct-item]", has_text="codex").click()
+    page.wait_for_selector(CONVERSATION)
+    expect(page.get_by_test_id("signin-notice-recovered")).to_contain_text("Signed in to codex.")
+    page.get_by_test_id("signin-send-again").click()
+    expect(page.locator(f"{MESSAGE}[data-role=agent]").last).to_contain_text(
+        "echo: hello there", timeout=WAIT
+    )
+    expect(page.get_by_test_id("signin-notice")).to_have_count(0)
