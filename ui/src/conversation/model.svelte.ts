@@ -18,6 +18,7 @@ import {
 import { messageOf } from "../lib/errors";
 import { applyDeltas } from "./deltas";
 import { lastResponder } from "./routing";
+import { memberSessions } from "./session/sessions.svelte";
 
 /** Rendered messages at most (the DOM stays bounded however long the history is). */
 export const WINDOW_MAX = 200;
@@ -101,8 +102,10 @@ export class ConversationModel {
   /** Subscribes, then loads; events that arrive meanwhile are applied once the page is in. */
   async open(): Promise<void> {
     this.#subscribe();
+    const keepSessions = memberSessions.loading(this.id); // the header's mode and option pickers
     try {
       const conversation = await ChannelService.Conversation(this.id);
+      keepSessions(conversation.sessions);
       if (this.#disposed) return;
       this.channel = conversation.channel;
       this.more = conversation.more;
