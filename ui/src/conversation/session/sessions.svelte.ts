@@ -65,7 +65,7 @@ export class SessionsStore {
     return (sessions) => {
       if (generation !== this.#generation) return;
       const kept: Record<string, MemberSession> = { ...this.byChannel[channel] };
-      for (const [agent, session] of Object.entries(sessions)) {
+      for (const [agent, session] of Object.entries(sessions ?? {})) {
         if (!this.#changedSince(channel, agent, since)) kept[agent] = session;
       }
       this.byChannel = { ...this.byChannel, [channel]: kept };
