@@ -87,6 +87,10 @@ class AgentConnection:
         self.info: InitializeResponse | None = None
         self.auth_methods: tuple[AuthMethod, ...] = ()
 
+    def note(self, line: str) -> None:
+        """Sidekicks' own line in the agent's log (e.g. a preset it does not offer)."""
+        self._note(line)
+
     def _note(self, line: str) -> None:
         """Sidekicks' own line in the agent's log: streamed (`agent:log`) and kept for `Logs`."""
         if self._log_ring is not None:

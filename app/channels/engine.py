@@ -5,6 +5,7 @@ It composes the parts, each in its own file:
   membership.py  create, rename, direct conversations, members joining and leaving
   turns.py       the worker per channel: routing, queue, agents' turns, cancel and stop
   sessions.py    each member's ACP session (reused, resumed, new)
+  session_settings.py  each member's session modes and options, the person's choices, presets
   streaming.py   what the agents' typed session events do (answer, usage, commands, permissions)
   permissions.py the permission requests waiting for the person
   commands.py    the agents' slash commands, kept across launches
@@ -15,7 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import TYPE_CHECKING
 
+from app.acp.errors import describe_error
 from app.agents.supervisor import Supervisor
 from app.channels.commands import CommandCatalog
 from app.channels.membership import Membership
@@ -23,12 +26,20 @@ from app.channels.permissions import PermissionBroker
 from app.channels.publishing import Publisher
 from app.channels.reading import ChannelView
 from app.channels.registry import ChannelRegistry
+from app.channels.session_settings import Preset, SessionSettings
 from app.channels.sessions import Sessions
+from app.channels.state import ChannelState
 from app.channels.streaming import Streaming
 from app.channels.turns import Turns
+from app.core.errors import UserError
 from app.events.bus import EventBus
 from app.history.base import History
+from app.i18n import _
 from app.models.conversation import Channel, Command
+from app.models.sessions import MemberSession as SessionOffer
+
+if TYPE_CHECKING:
+    from app.acp.connection import AgentConnection
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +52,11 @@ class ChannelEngine:
         self._publisher = Publisher(bus, self._registry, self._permissions)
         self._commands = CommandCatalog(bus, self._registry)
         self._membership = Membership(self._registry, self._publisher, supervisor)
-        streaming = Streaming(self._registry, self._publisher, self._permissions, self._commands)
-        self._sessions = Sessions(self._registry, streaming)
+        self._settings = SessionSettings(self._registry, self._publisher, self._preset)
+        streaming = Streaming(
+            self._registry, self._publisher, self._permissions, self._commands, self._settings
+        )
+        self._sessions = Sessions(self._registry, streaming, self._settings)
         self._turns = Turns(
             self._registry,
             self._publisher,
@@ -144,3 +158,36 @@ class ChannelEngine:
                 log.info("could not prepare %s: %s", agent, err)
 
         await asyncio.gather(*(prepare_member(a) for a in todo))
+
+    # ---- session modes and options -----------------------------------------------------------
+
+    async def set_mode(self, channel_id: str, agent: str, mode_id: str) -> SessionOffer:
+        state, conn, session_id = await self._member_session(channel_id, agent)
+        return await self._settings.set_mode(state, agent, conn, session_id, mode_id)
+
+    async def set_option(
+        self, channel_id: str, agent: str, option_id: str, value: str | bool
+    ) -> SessionOffer:
+        state, conn, session_id = await self._member_session(channel_id, agent)
+        return await self._settings.set_option(state, agent, conn, session_id, option_id, value)
+
+    async def _member_session(
+        self, channel_id: str, agent: str
+    ) -> tuple[ChannelState, AgentConnection, str]:
+        """The member's open session, started and opened (like Prepare) if it is not."""
+        state = self._registry.get(channel_id)
+        if agent not in state.channel.members:
+            raise UserError(_("{agent} is not a member of this channel").format(agent=agent))
+        conn = await self._supervisor.start(agent)
+        try:
+            session_id = await self._sessions.open(state, agent, conn)
+        except Exception as err:
+            raise UserError(describe_error(err)) from None
+        return state, conn, session_id
+
+    def _preset(self, agent: str) -> Preset:
+        """The agent's `mode:` and `options:` in the configuration."""
+        if agent not in self._supervisor.names():
+            return Preset()
+        definition = self._supervisor.runtime(agent).definition
+        return Preset(definition.mode or "", dict(definition.options))

@@ -23,10 +23,12 @@ from app.events.payloads import (
     MessageUpdated,
     PermissionRequested,
     PermissionResolved,
+    SessionChanged,
     TurnChanged,
     UsageChanged,
 )
 from app.models.conversation import Message, Role, SystemCode, Usage
+from app.models.sessions import MemberSession
 
 
 def now_iso() -> str:
@@ -87,6 +89,13 @@ class Publisher:
             names.USAGE_CHANGED, UsageChanged(channel=state.id, agent=agent, usage=usage)
         )
 
+    def session(self, state: ChannelState, agent: str, session: MemberSession) -> None:
+        self.publish(state)
+        self._bus.emit(
+            names.SESSION_CHANGED,
+            SessionChanged(channel=state.id, agent=agent, session=session.model_copy(deep=True)),
+        )
+
     def permission_requested(self, state: ChannelState, request: PermissionRequested) -> None:
         self.publish(state)
         self._bus.emit(names.PERMISSION_REQUESTED, request)
@@ -125,6 +134,7 @@ class Publisher:
             answering=state.answering,
             usage=state.usage(),
             permissions=self._permissions.pending(state.id),
+            sessions=state.offers(),
         )
         answer = state.turn.answer.message if state.turn is not None else None
         return ChannelView.of(head, self._registry.history, answer, [*state.held, *queued])

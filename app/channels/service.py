@@ -96,10 +96,12 @@ class ChannelService:
     def SetMode(self, id: str, agent: str, modeId: str) -> MemberSession:
         """Extension: sets a member's session mode (`session/set_mode`), opening its session
         first if needed; the session as it is afterwards."""
-        raise NotImplementedError  # contract first: built next (issue 14)
+        return self._core.run(self._engine.set_mode(id, agent, modeId), timeout=PREPARE_TIMEOUT)
 
     @exposed
     def SetOption(self, id: str, agent: str, optionId: str, value: str | bool) -> MemberSession:
         """Extension: sets one of a member's session options (`session/set_config_option`);
         the session as it is afterwards."""
-        raise NotImplementedError  # contract first: built next (issue 14)
+        return self._core.run(
+            self._engine.set_option(id, agent, optionId, value), timeout=PREPARE_TIMEOUT
+        )

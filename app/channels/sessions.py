@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
 from app.acp.updates import PermissionAsked, SessionEvent
 from app.channels.registry import ChannelRegistry
+from app.channels.session_settings import SessionSettings
 from app.channels.state import ChannelState, OpenSession
 from app.channels.streaming import Streaming
 
@@ -29,12 +31,27 @@ class SessionRouter:
 
 
 class Sessions:
-    def __init__(self, registry: ChannelRegistry, streaming: Streaming) -> None:
+    def __init__(
+        self, registry: ChannelRegistry, streaming: Streaming, settings: SessionSettings
+    ) -> None:
         self._registry = registry
         self._streaming = streaming
+        self._settings = settings
+        # One opening at a time per channel and agent (a turn and a SetMode may both ask).
+        self._opening: dict[tuple[str, str], asyncio.Lock] = {}
+
+    def current(self, state: ChannelState, agent: str, conn: AgentConnection) -> str | None:
+        """The agent's open session in this channel on this process, if any."""
+        existing = state.sessions.get(agent)
+        return existing.session_id if existing is not None and existing.conn is conn else None
 
     async def open(self, state: ChannelState, agent: str, conn: AgentConnection) -> str:
         """The agent's session for this channel: reused, resumed (session/load) or new."""
+        lock = self._opening.setdefault((state.id, agent), asyncio.Lock())
+        async with lock:
+            return await self._open(state, agent, conn)
+
+    async def _open(self, state: ChannelState, agent: str, conn: AgentConnection) -> str:
         existing = state.sessions.get(agent)
         if existing is not None and existing.conn is conn:
             return existing.session_id
@@ -43,18 +60,22 @@ class Sessions:
         if member.session_id and conn.supports_load:
             router.loading = True
             try:
-                await conn.load_session(member.session_id, router)
+                setup = await conn.load_session(member.session_id, router)
             except Exception as err:
                 log.info("%s could not resume session %s: %s", agent, member.session_id, err)
             else:
                 state.sessions[agent] = OpenSession(conn, member.session_id)
+                self._settings.announced(state, agent, setup)  # its restored state, as is
                 return member.session_id
             finally:
                 router.loading = False
-        session_id = (await conn.new_session(router)).session_id
+        setup = await conn.new_session(router)
+        session_id = setup.session_id
         if member.session_id:
             member.last_seen = ""  # a new session knows nothing: give it the latest messages
         member.session_id = session_id
         state.sessions[agent] = OpenSession(conn, session_id)
         self._registry.save(state)
+        self._settings.announced(state, agent, setup)
+        await self._settings.apply_choices(state, agent, conn, session_id)
         return session_id

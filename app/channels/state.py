@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from app.history.base import MemberSession, StoredChannel
 from app.models.conversation import Channel, Message, Usage
+from app.models.sessions import MemberSession as SessionOffer
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
@@ -97,3 +98,13 @@ class ChannelState:
 
     def usage(self) -> dict[str, Usage]:
         return {a: s.usage for a, s in self.stored.sessions.items() if s.usage is not None}
+
+    def offers(self) -> dict[str, SessionOffer]:
+        """What each member's session offers and is set to, as last known (copies: a view
+        built from them must not change afterwards)."""
+        members = self.channel.members
+        return {
+            agent: member.offer.model_copy(deep=True)
+            for agent, member in self.stored.sessions.items()
+            if member.offer is not None and agent in members
+        }

@@ -22,6 +22,7 @@ from app.channels.commands import CommandCatalog
 from app.channels.permissions import MAX_PENDING_PER_CHANNEL, PermissionBroker
 from app.channels.publishing import Publisher
 from app.channels.registry import ChannelRegistry
+from app.channels.session_settings import SessionSettings
 from app.core.ids import new_id
 from app.events.payloads import PermissionRequested
 from app.models.conversation import PermissionOption, ToolCall, Usage
@@ -36,8 +37,10 @@ class Streaming:
         publisher: Publisher,
         permissions: PermissionBroker,
         commands: CommandCatalog,
+        settings: SessionSettings,
     ) -> None:
         self._registry = registry
+        self._settings = settings
         self._publisher = publisher
         self._permissions = permissions
         self._commands = commands
@@ -56,10 +59,12 @@ class Streaming:
             case TextDelta() | ToolChange() | PlanChanged():
                 if not replay:  # a replayed update: history already has what it says
                     self._answer(channel_id, agent, event)
-            case ModeChanged() | OptionsChanged() | Unhandled():
-                self._ignore(
-                    type(event).__name__ if not isinstance(event, Unhandled) else event.kind
-                )
+            case ModeChanged():
+                self._settings.mode_changed(channel_id, agent, event.mode_id)
+            case OptionsChanged():
+                self._settings.options_changed(channel_id, agent, event.options)
+            case Unhandled():
+                self._ignore(event.kind)
 
     def _answer(
         self, channel_id: str, agent: str, event: TextDelta | ToolChange | PlanChanged

@@ -147,6 +147,16 @@ class AgentDef(_Section):
         None, description="Working folder of the agent and its sessions (default: home)."
     )
     mcp_servers: list[McpServer] = Field(default_factory=list, alias="mcpServers")
+    mode: NonEmpty | None = Field(
+        None,
+        description="The session mode new sessions start in (e.g. plan, read-only), unless "
+        "the person chose one in that conversation.",
+    )
+    options: dict[NonEmpty, str | bool] = Field(
+        default_factory=dict,
+        description="Session options new sessions start with (e.g. model: gpt-5), unless the "
+        "person chose them in that conversation: a text, or true/false.",
+    )
 
     @model_validator(mode="after")
     def _command_or_builtin(self) -> AgentDef:

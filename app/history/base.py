@@ -10,6 +10,7 @@ from pydantic import Field
 
 from app.history.records import decode_messages
 from app.models.conversation import Channel, Command, Message, Usage
+from app.models.sessions import MemberSession as SessionOffer
 from app.models.wire import WireModel
 
 PAGE = 100
@@ -22,6 +23,11 @@ class MemberSession(WireModel):
     session_id: str = ""
     last_seen: str = ""  # a message id; "" = has seen nothing of this channel
     usage: Usage | None = None
+    # The modes and options its session last offered (shown before the session reopens), and
+    # what the person chose (applied again when a new session has to be opened).
+    offer: SessionOffer | None = None
+    chosen_mode: str = ""
+    chosen_options: dict[str, str | bool] = Field(default_factory=dict)
 
 
 class StoredChannel(WireModel):
