@@ -31,6 +31,8 @@ from acp import (
     NewSessionResponse,
     PromptResponse,
     RequestError,
+    SetSessionConfigOptionResponse,
+    SetSessionModeResponse,
     run_agent,
     stdio_streams,
     update_agent_message_text,
@@ -42,6 +44,7 @@ from acp.schema import (
     AgentCapabilities,
     AudioContentBlock,
     ClientCapabilities,
+    CurrentModeUpdate,
     EmbeddedResourceContentBlock,
     HttpMcpServer,
     ImageContentBlock,
@@ -54,6 +57,7 @@ from acp.schema import (
     UsageUpdate,
 )
 
+from app.agents.builtin import demo_settings
 from app.agents.builtin.demo_script import Reply, available_commands, play
 from app.agents.builtin.demo_store import CONTEXT_WINDOW, SessionRecord, SessionStore
 from app.agents.builtin.demo_stream import Stream, Update
@@ -129,7 +133,11 @@ class DemoAgent:
         self._sessions[session.id] = session
         # Announced just after the result, like real agents do: the client knows the id by then.
         self._after_reply(self._announce_commands(session.id))
-        return NewSessionResponse(session_id=session.id)
+        return NewSessionResponse(
+            session_id=session.id,
+            modes=demo_settings.modes(session),
+            config_options=demo_settings.config_options(session),
+        )
 
     async def load_session(
         self,
@@ -150,7 +158,29 @@ class DemoAgent:
             await self._send(session_id, update_agent_message_text(turn.answer))
         await self._announce_commands(session_id)
         await self._send(session_id, usage_update(session))
-        return LoadSessionResponse()
+        return LoadSessionResponse(
+            modes=demo_settings.modes(session),
+            config_options=demo_settings.config_options(session),
+        )
+
+    async def set_session_mode(
+        self, session_id: str, mode_id: str, **kwargs: Any
+    ) -> SetSessionModeResponse:
+        session = self._open_session(session_id)
+        demo_settings.set_mode(session, mode_id)
+        self._store.save(session)
+        # Confirmed by a notification too, as real agents do.
+        update = CurrentModeUpdate(session_update="current_mode_update", current_mode_id=mode_id)
+        self._after_reply(self._send(session_id, update))
+        return SetSessionModeResponse()
+
+    async def set_config_option(
+        self, config_id: str, session_id: str, value: str | bool, **kwargs: Any
+    ) -> SetSessionConfigOptionResponse:
+        session = self._open_session(session_id)
+        demo_settings.set_option(session, config_id, value)
+        self._store.save(session)
+        return SetSessionConfigOptionResponse(config_options=demo_settings.config_options(session))
 
     async def prompt(
         self, session_id: str, prompt: list[ContentBlock], **kwargs: Any

@@ -39,6 +39,7 @@ from acp.schema import (
     UnstructuredCommandInput,
 )
 
+from app.agents.builtin.demo_settings import status_text
 from app.agents.builtin.demo_store import SessionRecord
 from app.agents.builtin.demo_stream import Stream
 
@@ -60,6 +61,7 @@ COMMANDS = (
     Command("bench", "Stream that many text chunks as fast as possible", "number of chunks"),
     Command("plan", "Show only a plan progressing step by step"),
     Command("edit", "Show only the permission request and the edit"),
+    Command("status", "Say this session's mode and model"),
 )
 
 
@@ -118,6 +120,8 @@ async def run_command(stream: Stream, session: SessionRecord, name: str, argumen
     elif name == "edit":
         if await edit_flow(stream, session) == "cancelled":
             return Reply("cancelled")
+    elif name == "status":
+        await stream.say(status_text(session))
     else:
         shown = f"`/{name}`" if name else "A lone `/`"
         await stream.say(f"Sorry, {shown} is not one of my commands. Type `/help` to see them.")

@@ -48,6 +48,10 @@ class SessionRecord(BaseModel):
     always_allow_edits: bool = False
     turns: list[TurnRecord] = []
     used: int = BASE_CONTEXT_TOKENS
+    # Its mode and options (demo_settings.py); sessions saved before them get the defaults.
+    mode: str = "code"
+    model: str = "demo-swift"
+    show_thoughts: bool = True
 
     def remember(self, user: str, answer: str) -> None:
         self.turns.append(TurnRecord(user=user, answer=answer))

@@ -13,6 +13,7 @@ from acp.schema import (
     AgentPlanUpdate,
     AgentThoughtChunk,
     AvailableCommandsUpdate,
+    CurrentModeUpdate,
     ToolCallProgress,
     ToolCallStart,
     UsageUpdate,
@@ -28,6 +29,7 @@ Update = (
     | AvailableCommandsUpdate
     | UserMessageChunk
     | UsageUpdate
+    | CurrentModeUpdate
 )
 
 WORDS_PER_CHUNK = 3

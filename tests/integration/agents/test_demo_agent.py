@@ -347,6 +347,7 @@ def test_a_new_session_announces_the_commands_with_their_hints(agents: DemoAgent
             "bench": "number of chunks",
             "plan": None,
             "edit": None,
+            "status": None,
         }
         assert all(c.description for c in commands)
 
