@@ -78,8 +78,8 @@ class AgentConnection:
         self._on_lost = on_lost or (lambda reason: log.warning("agent connection lost: %s", reason))
         self._mcp = mcp_servers or []
         self.process: AgentProcess | None = None
-        self.client = SidekicksClient(self._note)
-        self._notices = Notices(self._note)
+        self.client = SidekicksClient(self.note)
+        self._notices = Notices(self.note)
         self._conn: acp.ClientSideConnection | None = None
         self._watch_tasks: list[asyncio.Task[None]] = []
         self._ended: asyncio.Future[None] | None = None  # done once the connection is over
@@ -88,10 +88,6 @@ class AgentConnection:
         self.auth_methods: tuple[AuthMethod, ...] = ()
 
     def note(self, line: str) -> None:
-        """Sidekicks' own line in the agent's log (e.g. a preset it does not offer)."""
-        self._note(line)
-
-    def _note(self, line: str) -> None:
         """Sidekicks' own line in the agent's log: streamed (`agent:log`) and kept for `Logs`."""
         if self._log_ring is not None:
             self._log_ring.append(line)
@@ -363,7 +359,7 @@ class AgentConnection:
 
     def _mcp_servers(self) -> list[Any]:
         caps = self.info.agent_capabilities if self.info else None
-        return mcp_servers_for(self._mcp, caps.mcp_capabilities if caps else None, self._note)
+        return mcp_servers_for(self._mcp, caps.mcp_capabilities if caps else None, self.note)
 
 
 def client_capabilities() -> ClientCapabilities:

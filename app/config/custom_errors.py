@@ -22,6 +22,7 @@ class Custom(StrEnum):
     NO_COMMAND_NOR_BUILTIN = "no_command_nor_builtin"
     MCP_COMMAND_OR_URL = "mcp_command_or_url"
     DUPLICATE_NAME = "duplicate_name"
+    PRESET_VALUE = "preset_value"
 
 
 _TEXTS = {
@@ -34,6 +35,7 @@ _TEXTS = {
         "an MCP server needs `command` (stdio) or `url` (http, sse): one of the two"
     ),
     Custom.DUPLICATE_NAME: N_("an agent named {first} already exists (names ignore case)"),
+    Custom.PRESET_VALUE: N_("an option's value is a text, or true or false"),
 }
 
 

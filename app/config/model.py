@@ -14,13 +14,14 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PlainValidator,
     StringConstraints,
     WithJsonSchema,
     field_validator,
     model_validator,
 )
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
-from pydantic_core import core_schema
+from pydantic_core import PydanticKnownError, core_schema
 
 from app.config.builtin_names import BuiltinName
 from app.config.custom_errors import Custom, raise_custom
@@ -46,6 +47,20 @@ def _scalar_to_text(value: Any) -> Any:
     return value
 
 
+def _preset_value(value: Any) -> str | bool:
+    # One error for both alternatives (a plain `str | bool` reports one per alternative).
+    if value is None:
+        raise PydanticKnownError("string_type")  # shown as "`KEY` has no value", like env
+    if not isinstance(value, str | bool):
+        raise_custom(Custom.PRESET_VALUE)
+    return value
+
+
+PresetValue = Annotated[
+    str | bool,
+    PlainValidator(_preset_value),
+    WithJsonSchema({"type": ["string", "boolean"]}),
+]
 EnvValue = Annotated[
     str,
     BeforeValidator(_scalar_to_text),
@@ -152,7 +167,7 @@ class AgentDef(_Section):
         description="The session mode new sessions start in (e.g. plan, read-only), unless "
         "the person chose one in that conversation.",
     )
-    options: dict[NonEmpty, str | bool] = Field(
+    options: dict[NonEmpty, PresetValue] = Field(
         default_factory=dict,
         description="Session options new sessions start with (e.g. model: gpt-5), unless the "
         "person chose them in that conversation: a text, or true/false.",
