@@ -1,0 +1,1 @@
+"""Saved values of `env_var` sign-in methods: the OS keychain, or an owner-only file."""
