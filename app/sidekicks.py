@@ -43,6 +43,7 @@ class Sidekicks:
             lambda config: self._supervisor.apply_config(config, self._store.path.parent)
         )
         self._engine = ChannelEngine(self.events, self._supervisor)
+        self._store.known_offer = self._engine.known_offer  # warnings for session presets
         # Open(path): stop the answers and close this history, stop the agents, then switch.
         self._store.before_open += [self._engine.detach, self._supervisor.stop_all]
         self._store.after_open.append(self._open_history)

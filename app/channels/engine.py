@@ -185,6 +185,14 @@ class ChannelEngine:
             raise UserError(describe_error(err)) from None
         return state, conn, session_id
 
+    def known_offer(self, agent: str) -> SessionOffer | None:
+        """What the agent's sessions last offered, in any channel (for the presets' warnings)."""
+        for state in self._registry.states.values():
+            member = state.stored.sessions.get(agent)
+            if member is not None and member.offer is not None:
+                return member.offer
+        return None
+
     def _preset(self, agent: str) -> Preset:
         """The agent's `mode:` and `options:` in the configuration."""
         if agent not in self._supervisor.names():

@@ -20,6 +20,7 @@ from app.config.atomic import write_atomic
 from app.config.checking import Checker, FileState
 from app.config.files import absolute, read_config_text
 from app.config.model import Config
+from app.config.preset_checks import KnownOffer, with_preset_warnings
 from app.config.validate import Validation, validate_text
 from app.config.watcher import ConfigWatcher
 from app.core.errors import ConfigError
@@ -55,6 +56,9 @@ class ConfigStore:
         self.config_listeners: list[Callable[[Config], None]] = []
         self.before_open: list[Callable[[], Awaitable[None]]] = []
         self.after_open: list[Callable[[Path], Awaitable[None]]] = []
+        # What an agent's sessions last offered (modes, options), for the presets' warnings:
+        # installed by the app, which keeps it with the channels' history.
+        self.known_offer: KnownOffer = lambda _name: None
 
     # ---- loading ---------------------------------------------------------------------------
 
@@ -79,7 +83,7 @@ class ConfigStore:
 
     def _apply(self, text: str | None, validation: Validation) -> None:
         self._disk_text = text
-        self.validation = validation
+        self.validation = with_preset_warnings(text, validation, self.known_offer)
         if self.validation.config is not None:
             self.config = self.validation.config
             set_language(self.config.language)
@@ -150,7 +154,8 @@ class ConfigStore:
     # ---- editing ---------------------------------------------------------------------------
 
     async def validate(self, text: str) -> list[Problem]:
-        return (await self._checker.text(text, self.path.parent)).entries
+        result = await self._checker.text(text, self.path.parent)
+        return with_preset_warnings(text, result, self.known_offer).entries
 
     async def save(self, text: str) -> list[Problem]:
         path = self.path
@@ -170,7 +175,7 @@ class ConfigStore:
                 _("{path} could not be saved: {error}").format(path=path, error=err)
             ) from None
         self._apply(text, result)
-        return result.entries
+        return self.validation.entries
 
     def content(self) -> str:
         if self._disk_text is not None:

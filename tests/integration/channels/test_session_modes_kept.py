@@ -135,3 +135,29 @@ def test_a_resumed_session_keeps_the_state_the_agent_restored(
     assert "mode=read-only" in said
     assert session_changed(again, room, "codex", mark)["session"]["mode"] == "read-only"
     assert again.channels.Conversation(room)["sessions"]["codex"]["mode"] == "read-only"
+
+
+def test_a_preset_the_agents_last_offer_lacks_is_a_warning_in_the_editor(
+    open_chat: Callable[..., Chat], tmp_path: Path
+) -> None:
+    chat = opener(open_chat, tmp_path)()
+    chat.channels.Prepare(chat.channels.Direct("codex").id)  # its offer is known from now on
+    config = chat.sk.api.ConfigService
+    text = config.Content()
+    codex = text.index("  - name: codex\n") + len("  - name: codex\n")
+    edited = (
+        text[:codex]
+        + "    mode: turbo\n    options:\n      model: gpt-9\n      speed: fast\n"
+        + text[codex:]
+    )
+    line = text[:codex].count("\n") + 1
+
+    found = [(p.line, p.column, p.message) for p in config.Validate(edited)]
+
+    assert found == [
+        (line, 11, "codex last offered no mode turbo (its modes: read-only, auto, full-access)"),
+        (line + 2, 14, "codex last offered model: gpt-5.2-codex, gpt-5.1-codex-mini"),
+        (line + 3, 7, "codex last offered no option speed (its options: model, reasoning_effort)"),
+    ]
+    assert all(p.warning for p in config.Validate(edited))
+    assert config.Validate(text) == []  # an agent never seen, or no preset: no warning
