@@ -3,8 +3,9 @@ a fake agent that offers them like codex-acp does (tests/fakes/modes_agent.py `s
 read-only/auto/full-access, a `model` and a `reasoning_effort` select, a `web_search` boolean; it
 answers every prompt with its settings). The pickers appear once its session opened, a change
 reaches the agent (its next answer says so), an agent's own change shows live, a refused change
-reverts with the agent's sentence, and the values are still shown after the page is reloaded
-(screenshots in test-output/screenshots/session-*.png)."""
+reverts with the agent's sentence, and the values are still shown after the page is reloaded.
+The built-in demo agent (modes ask/code, a model, show_thoughts) too: picked in its header, said
+by its /status, kept across a restart (screenshots in test-output/screenshots/session-*.png)."""
 
 from __future__ import annotations
 
@@ -65,6 +66,7 @@ def ask(page: Page, text: str) -> str:
     before = page.locator(selector).count()
     box = page.locator("[data-testid=composer-input]")
     box.fill(text)
+    box.press("Escape")  # closes a completion opened by @ or /, so Enter sends
     box.press("Enter")
     page.wait_for_function(
         f"""(n) => {{
@@ -244,3 +246,40 @@ def test_in_a_channel_each_member_s_chip_opens_its_pickers_in_french(
         page.keyboard.press("Escape")
         assert page.locator(popover).count() == 0
         assert page.evaluate("document.activeElement.dataset.testid") == "member-session"
+
+
+DEMO_PICKERS = "[data-testid=conversation-header] [data-testid=session-pickers][data-agent=demo]"
+
+
+def test_the_demo_s_mode_and_model_are_picked_and_kept_across_a_restart(
+    tmp_path: Path, shots: Path
+) -> None:
+    config = tmp_path / "demo.yaml"
+    config.write_text("agents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8")
+    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
+        page.set_viewport_size({"width": 1280, "height": 760})
+        page.locator("[data-testid=agent-item]", has_text="demo").click()
+        page.wait_for_selector(CONVERSATION)
+        # Opening the conversation prepares the demo, which opens its session: no message needed.
+        wait_value(page, "mode", "code", DEMO_PICKERS)
+        wait_value(page, "option:model", "demo-swift", DEMO_PICKERS)
+        assert picker(page, "option:show_thoughts", DEMO_PICKERS)["value"] == "true"
+        page.click(f"{DEMO_PICKERS} [data-picker=mode]")
+        assert "never edits a file" in page.inner_text("[data-testid=session-menu]")
+        page.click("[data-testid=session-menu] [role=menuitemradio][data-value=ask]")
+        wait_value(page, "mode", "ask", DEMO_PICKERS)
+        page.click(f"{DEMO_PICKERS} [data-picker='option:model']")
+        page.click("[data-testid=session-menu] [role=menuitemradio][data-value=demo-sage]")
+        wait_value(page, "option:model", "demo-sage", DEMO_PICKERS)
+        said = ask(page, "/status")
+        assert "Mode: Ask (ask)" in said and "Model: Demo Sage (demo-sage)" in said
+        shoot(page, shots, "demo")
+
+    # A new launch: the conversation shows the values its history kept, and the demo has them.
+    with running_app(["--config", str(config)], tmp_path / "app2.log") as (page, _proc):
+        page.locator("[data-testid=direct-item]", has_text="demo").click()
+        page.wait_for_selector(CONVERSATION)
+        wait_value(page, "mode", "ask", DEMO_PICKERS)
+        wait_value(page, "option:model", "demo-sage", DEMO_PICKERS)
+        said = ask(page, "/status")
+        assert "Mode: Ask (ask)" in said and "Model: Demo Sage (demo-sage)" in said
