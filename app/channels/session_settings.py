@@ -140,7 +140,7 @@ class SessionSettings:
         """The person chooses a mode: kept as their choice once the agent accepted it."""
         offer = await self._send_mode(state, agent, conn, session_id, mode)
         state.member(agent).chosen_mode = mode
-        self._registry.save(state)
+        self._save(state)
         return offer
 
     async def set_option(
@@ -155,7 +155,7 @@ class SessionSettings:
         """The person chooses an option's value: kept as their choice once accepted."""
         offer = await self._send_option(state, agent, conn, session_id, option_id, value)
         state.member(agent).chosen_options[option_id] = value
-        self._registry.save(state)
+        self._save(state)
         return offer
 
     async def apply_choices(
@@ -221,7 +221,9 @@ class SessionSettings:
         return self._changed(state, agent, self._with_options(offer, options))
 
     def _skipped(self, conn: AgentConnection, agent: str, problem: str) -> None:
-        note = _("a saved mode or option was not applied: {problem}").format(problem=problem)
+        note = _("a mode or option for the new session was skipped: {problem}").format(
+            problem=problem
+        )
         conn.note(note)
         log.warning("%s: %s", agent, note)
 
@@ -232,6 +234,14 @@ class SessionSettings:
 
     def _changed(self, state: ChannelState, agent: str, offer: SessionOffer) -> SessionOffer:
         state.member(agent).offer = offer
-        self._registry.save(state)
-        self._publisher.session(state, agent, offer)
+        if self._save(state):
+            self._publisher.session(state, agent, offer)
         return offer
+
+    def _save(self, state: ChannelState) -> bool:
+        """Keeps the member records, unless the channel was deleted meanwhile (an await away):
+        saving would bring it back."""
+        if not self._registry.is_current(state):
+            return False
+        self._registry.save(state)
+        return True

@@ -70,7 +70,7 @@ def test_an_unknown_preset_is_skipped_with_a_note_in_the_agents_log_and_the_sess
     session = chat.channels.Conversation(room)["sessions"]["wrong"]
     assert (session["mode"], values(session)["web_search"]) == ("read-only", True)
     logs = wait_for(
-        lambda: [line for line in chat.sk.api.AgentService.Logs("wrong") if "not applied" in line]
+        lambda: [line for line in chat.sk.api.AgentService.Logs("wrong") if "was skipped" in line]
     )
     assert any("plan" in line for line in logs)
     assert any("gpt-9" in line for line in logs)
