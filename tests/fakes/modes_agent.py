@@ -17,7 +17,8 @@ error. `session/set_config_option` answers with every option (a model change may
 reasoning choices); unknown ids or values are errors. A prompt is answered
 `mode=<mode> <option>=<value>...`; a prompt `go MODE` makes the agent switch itself (a
 `current_mode_update`), `pick OPTION VALUE` makes it push a `config_option_update`.
-`no-load`: the agent cannot `session/load`. Every stdin line is appended to $FAKE_LOG.
+`no-load`: the agent cannot `session/load`; `load-fails`: it says it can, then fails to.
+Every stdin line is appended to $FAKE_LOG.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from rpc import chunk, send, update
 
 FLAVOUR = sys.argv[1] if len(sys.argv) > 1 else "codex"
 CAN_LOAD = "no-load" not in sys.argv[2:]
+LOAD_FAILS = "load-fails" in sys.argv[2:]  # says it can load, then cannot find the session
 
 CODEX_MODES = [
     {"id": "read-only", "name": "Read Only",
@@ -181,6 +183,9 @@ def handle(message: dict[str, Any]) -> None:
         session_id = f"{FLAVOUR}-session-{time.monotonic_ns()}"
         sessions[session_id] = initial_state()
         send({"id": rid, "result": {"sessionId": session_id, **setup(session_id)}})
+    elif method == "session/load" and LOAD_FAILS:
+        send({"id": rid, "error": {"code": -32002, "message": "Resource not found",
+                                   "data": {"message": f"no session {session_id}"}}})  # fmt: skip
     elif method == "session/load" and CAN_LOAD:
         sessions[session_id] = initial_state()  # as the agent restores it
         send({"id": rid, "result": setup(session_id)})

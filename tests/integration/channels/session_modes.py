@@ -35,6 +35,7 @@ def modes_agents(log_dir: Path) -> str:
                 log_dir, "preset", "codex", mode="auto", options={"model": "gpt-5.1-codex-mini"}
             ),
             modes_agent(log_dir, "stubborn", "codex", "no-load", mode="auto"),
+            modes_agent(log_dir, "amnesic", "claude", "load-fails"),
             modes_agent(
                 log_dir,
                 "wrong",

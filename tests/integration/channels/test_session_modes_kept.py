@@ -161,3 +161,22 @@ def test_a_preset_the_agents_last_offer_lacks_is_a_warning_in_the_editor(
     ]
     assert all(p.warning for p in config.Validate(edited))
     assert config.Validate(text) == []  # an agent never seen, or no preset: no warning
+
+
+def test_choices_are_applied_again_when_resuming_the_session_fails(
+    open_chat: Callable[..., Chat], tmp_path: Path
+) -> None:
+    open_ = opener(open_chat, tmp_path)
+    chat = open_()
+    room = chat.channels.Direct("amnesic").id
+    chat.channels.SetMode(room, "amnesic", "plan")
+    chat.channels.SetOption(room, "amnesic", "model", "opus")
+    chat.sk.close()
+
+    again = open_()
+    said = answered(again, room, "amnesic", "status")
+
+    assert len(methods(again, "amnesic", "session/load")) == 1  # tried, and failed
+    assert len(methods(again, "amnesic", "session/new")) == 2
+    assert "mode=plan model=opus" in said
+    assert sent_settings(again, "amnesic")[-2:] == [("mode", "plan"), ("model", "opus")]
