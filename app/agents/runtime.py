@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.acp.stderr import LOG_LINES
+from app.agents.builtin import builtin_command
 from app.config.model import AgentDef
+from app.config.validate import resolve_cwd
 from app.models.agents import AgentInfo, AgentState, AuthMethodInfo, AuthVarInfo
 
 if TYPE_CHECKING:
@@ -31,6 +34,8 @@ class AgentRuntime:
     logs: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     auth_methods: tuple[AuthMethod, ...] = ()  # from the last handshake
     needs_sign_in: bool = False
+    saved_method: str | None = None  # the `env_var` method whose values are saved
+    auth_failure: str = ""  # why `authenticate` with the saved values failed at the last start
 
     @property
     def name(self) -> str:
@@ -58,17 +63,40 @@ class AgentRuntime:
             state=self.state,
             error=self.error,
             outdated=self.outdated,
-            auth_methods=[_auth_info(m) for m in self.auth_methods],
+            auth_methods=[self._auth_info(m) for m in self.auth_methods],
             needs_sign_in=self.needs_sign_in,
         )
 
+    def terminal_command(self, method: AuthMethod) -> list[str]:
+        """What a `terminal` method runs: the command it names (claude, opencode), else the
+        agent's own command with the method's `args`; [] for a built-in agent."""
+        if method.command:
+            return [method.command, *method.args]
+        if self.definition.builtin is not None or not self.definition.command:
+            return []
+        return [*self.definition.command, *method.args]
 
-def _auth_info(method: AuthMethod) -> AuthMethodInfo:
-    return AuthMethodInfo(
-        id=method.id,
-        name=method.name,
-        description=method.description,
-        type=method.type,
-        vars=[AuthVarInfo(name=v.name, secret=v.secret, label=v.label or "") for v in method.vars],
-        link=method.link or "",
-    )
+    def _auth_info(self, method: AuthMethod) -> AuthMethodInfo:
+        return AuthMethodInfo(
+            id=method.id,
+            name=method.name,
+            description=method.description,
+            type=method.type,
+            vars=[
+                AuthVarInfo(name=v.name, secret=v.secret, label=v.label or "") for v in method.vars
+            ],
+            link=method.link or "",
+            command=self.terminal_command(method) if method.type == "terminal" else [],
+            saved=method.type == "env_var" and method.id == self.saved_method,
+        )
+
+
+def launch(definition: AgentDef, config_dir: Path) -> tuple[list[str], dict[str, str], Path]:
+    """The agent's command, its environment on top of ours (the YAML `env:`), its folder."""
+    if definition.builtin is not None:
+        command, env = builtin_command(definition.builtin)
+    else:
+        command, env = list(definition.command or []), {}
+    env = {**env, **definition.env}
+    cwd = resolve_cwd(definition.cwd, config_dir) if definition.cwd else Path.home()
+    return command, env, cwd

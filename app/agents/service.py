@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.agents.sign_in import SignIns
 from app.agents.supervisor import Supervisor
 from app.core.errors import UserError
 from app.core.expose import exposed
@@ -20,6 +21,7 @@ class AgentService:
     def __init__(self, supervisor: Supervisor, core: LoopThread) -> None:
         self._supervisor = supervisor
         self._core = core
+        self._sign_ins = SignIns(supervisor)
 
     @exposed
     def List(self) -> list[AgentInfo]:
@@ -49,12 +51,14 @@ class AgentService:
 
     @exposed
     def SignIn(self, name: str, methodId: str, values: dict[str, str]) -> AgentInfo:
-        """Signs in to the agent with one of its `agent`-type methods (starting it if needed);
-        `values` is for methods that need some (none does yet). The agent's info, or its error."""
+        """Signs in to the agent with one of its methods (starting it if needed): `agent` ones
+        by ACP `authenticate`; `env_var` ones with `values` (every variable of the method),
+        saved in the keychain (or an owner-only file) and given to the agent at each start.
+        `terminal` ones use SignInTerminal. The agent's info, or its error."""
         _require_name(name)
         if not methodId:
             raise UserError(_("a sign-in method is required"))
-        self._core.run(self._supervisor.sign_in(name, methodId), timeout=SIGN_IN_TIMEOUT)
+        self._core.run(self._sign_ins.sign_in(name, methodId, values), timeout=SIGN_IN_TIMEOUT)
         return self._core.call(lambda: self._supervisor.runtime(name).info())
 
     @exposed
@@ -62,7 +66,8 @@ class AgentService:
         """Extension: forgets the values saved for the agent's `env_var` methods (keychain or
         file) and restarts it without them if it runs."""
         _require_name(name)
-        raise NotImplementedError  # contract first: built next (issue 14)
+        self._core.run(self._sign_ins.sign_out(name), timeout=START_TIMEOUT + STOP_TIMEOUT)
+        return self._core.call(lambda: self._supervisor.runtime(name).info())
 
     @exposed
     def SignInTerminal(self, name: str, methodId: str, cols: int, rows: int) -> SignInTerminalInfo:

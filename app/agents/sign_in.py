@@ -1,11 +1,23 @@
 """Signing in to an agent with one of the methods it announced (ACP `authenticate`).
 
-For now only `agent` methods, which the agent carries out itself (a browser login it opens);
-`env_var` and `terminal` methods are refused with a sentence saying what they would need.
+- `agent` methods: the agent signs in by itself (a browser login it opens): `authenticate`.
+- `env_var` methods: every variable needs a value. The values are saved (app/agents/credentials:
+  the keychain, or an owner-only file), the agent restarts (or starts) with them in its
+  environment, then `authenticate`; if that fails they are forgotten again and the agent's
+  explanation is the error. At every later start the saved values are in the agent's
+  environment — over the YAML `env:` for the same variable: the newer intent wins — and
+  `authenticate` is called with their method right after the handshake (codex needs the call
+  even with the key in its environment). Sign-out forgets them and restarts a running agent.
+- `terminal` methods: app/agents/sign_in_terminals.py.
+
+The values never reach the YAML, the history, the agent's log, Python's logging or an error's
+text: the agent's own explanations are passed through `redact` first.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from app.acp.errors import describe_error
@@ -14,24 +26,98 @@ from app.i18n import _
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
+    from app.acp.updates import AuthMethod
+    from app.agents.credentials.store import Credentials, Saved
+    from app.agents.runtime import AgentRuntime
+    from app.agents.supervisor import Supervisor
+
+HIDDEN = "••••"
 
 
-async def sign_in(conn: AgentConnection, name: str, method_id: str) -> None:
-    method = next((m for m in conn.auth_methods if m.id == method_id), None)
+class SignIns:
+    """What AgentService.SignIn and SignOut do, on the core loop."""
+
+    def __init__(self, supervisor: Supervisor) -> None:
+        self._supervisor = supervisor
+
+    @property
+    def _credentials(self) -> Credentials:
+        return self._supervisor.credentials
+
+    async def sign_in(self, name: str, method_id: str, values: dict[str, str]) -> None:
+        runtime = self._supervisor.runtime(name)
+        methods = runtime.auth_methods or (await self._supervisor.start(name)).auth_methods
+        method = find_method(methods, name, method_id)
+        if method.type == "agent":
+            await authenticate(await self._supervisor.start(name), name, method_id)
+            return
+        if method.type == "terminal":
+            raise UserError(_("this sign-in method runs in a terminal (SignInTerminal)"))
+        checked = checked_values(method, values)
+        await asyncio.to_thread(self._credentials.save, name, method_id, checked)
+        runtime.saved_method = method_id
+        try:
+            await self._supervisor.restart(name)
+        except BaseException:
+            await self._forget(name)
+            raise
+        failure = runtime.auth_failure
+        if failure:
+            await self._forget(name)
+            await self._supervisor.restart(name)  # its environment no longer holds them
+            raise UserError(
+                _("signing in to {agent} failed: {error}").format(agent=f"`{name}`", error=failure)
+            )
+
+    async def sign_out(self, name: str) -> None:
+        runtime = self._supervisor.runtime(name)
+        await self._forget(name)
+        if runtime.running:
+            await self._supervisor.restart(name)
+        else:
+            self._supervisor.announce(runtime)
+
+    async def _forget(self, name: str) -> None:
+        await asyncio.to_thread(self._credentials.forget, name)
+        self._supervisor.runtime(name).saved_method = None
+
+
+def find_method(methods: Iterable[AuthMethod], name: str, method_id: str) -> AuthMethod:
+    methods = tuple(methods)
+    method = next((m for m in methods if m.id == method_id), None)
     if method is None:
-        known = ", ".join(f"`{m.id}`" for m in conn.auth_methods) or "—"
+        known = ", ".join(f"`{m.id}`" for m in methods) or "—"
         raise UserError(
             _("{agent} has no sign-in method {method} (its methods: {known})").format(
                 agent=f"`{name}`", method=f"`{method_id}`", known=known
             )
         )
-    if method.type != "agent":
-        needs = _("a terminal") if method.type == "terminal" else _("environment variables")
+    return method
+
+
+def checked_values(method: AuthMethod, values: dict[str, str]) -> dict[str, str]:
+    """The method's variables with their values, or a UserError naming what is wrong (never a
+    value)."""
+    names = [v.name for v in method.vars]
+    unknown = sorted(set(values) - set(names))
+    if unknown:
         raise UserError(
-            _("this sign-in method needs {what}, which Sidekicks does not support yet").format(
-                what=needs
+            _("{method} does not use {names}").format(
+                method=f"`{method.id}`", names=", ".join(f"`{n}`" for n in unknown)
             )
         )
+    cleaned = {n: (values.get(n) or "").strip() for n in names}
+    missing = [n for n, value in cleaned.items() if not value]
+    if missing:
+        raise UserError(
+            _("a value is needed for {names}").format(names=", ".join(f"`{n}`" for n in missing))
+        )
+    if any("\0" in value or "\n" in value for value in cleaned.values()):
+        raise UserError(_("a value must be a single line of text"))
+    return cleaned
+
+
+async def authenticate(conn: AgentConnection, name: str, method_id: str) -> None:
     try:
         await conn.authenticate(method_id)
     except Exception as err:
@@ -40,3 +126,48 @@ async def sign_in(conn: AgentConnection, name: str, method_id: str) -> None:
                 agent=f"`{name}`", error=describe_error(err)
             )
         ) from None
+
+
+async def load_saved(supervisor: Supervisor, runtime: AgentRuntime) -> Saved | None:
+    """Before a start: the values saved for the agent; None (and why in its log) if unreadable."""
+    runtime.auth_failure = ""
+    try:
+        saved = await asyncio.to_thread(supervisor.credentials.load, runtime.name)
+    except Exception as err:  # a keychain's error text is not shown: it could quote a value
+        why = str(err) if isinstance(err, UserError) else type(err).__name__
+        supervisor.note(
+            runtime, _("the saved sign-in values could not be read: {error}").format(error=why)
+        )
+        return None
+    runtime.saved_method = saved.method if saved else None
+    return saved
+
+
+async def sign_in_saved(
+    supervisor: Supervisor, runtime: AgentRuntime, conn: AgentConnection, saved: Saved
+) -> None:
+    """Right after the handshake: `authenticate` with the method whose values the agent was
+    started with (unless it no longer offers it). A failure, without the values, is kept in
+    `runtime.auth_failure`, said in the agent's log, and the agent needs a sign-in."""
+    if saved.method not in {m.id for m in conn.auth_methods}:
+        return
+    try:
+        timeout = supervisor.tuning.initialize_timeout
+        await asyncio.wait_for(conn.authenticate(saved.method), timeout)
+    except Exception as err:
+        runtime.auth_failure = redact(describe_error(err), saved.values.values())
+        supervisor.note(
+            runtime,
+            _("signing in with the saved values failed: {error}").format(
+                error=runtime.auth_failure
+            ),
+        )
+    runtime.needs_sign_in = bool(runtime.auth_failure)
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """`text` with every secret value in it masked (an agent may quote the key it refused)."""
+    for secret in secrets:
+        if len(secret) >= 4:
+            text = text.replace(secret, HIDDEN)
+    return text

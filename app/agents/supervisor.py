@@ -23,11 +23,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.acp.errors import AgentStartError, with_stderr
-from app.agents.builtin import builtin_command
-from app.agents.runtime import AgentRuntime
-from app.agents.sign_in import sign_in
+from app.agents.credentials.store import Credentials
+from app.agents.runtime import AgentRuntime, launch
+from app.agents.sign_in import load_saved, sign_in_saved
 from app.config.model import AgentDef, Config
-from app.config.validate import resolve_cwd
 from app.core.errors import UserError
 from app.events import names
 from app.events.bus import EventBus
@@ -53,12 +52,15 @@ class Tuning:
 
 
 class Supervisor:
-    def __init__(self, bus: EventBus, tuning: Tuning | None = None) -> None:
+    def __init__(
+        self, bus: EventBus, tuning: Tuning | None = None, credentials: Credentials | None = None
+    ) -> None:
         self._bus = bus
         self.tuning = tuning or Tuning()
+        self.credentials = credentials or Credentials.from_environment()
         self._agents: dict[str, AgentRuntime] = {}
         self._config = Config()
-        self._config_dir = Path.home()
+        self.config_dir = Path.home()
         self._idle_task: asyncio.Task[None] | None = None
         self._stop_tasks: set[asyncio.Task[None]] = set()
 
@@ -66,7 +68,7 @@ class Supervisor:
 
     def apply_config(self, config: Config, config_dir: Path) -> None:
         """A new valid configuration: update definitions, mark `outdated`, stop removed agents."""
-        self._config, self._config_dir = config, config_dir
+        self._config, self.config_dir = config, config_dir
         wanted = {a.name: a for a in config.agents}
         for name, runtime in list(self._agents.items()):
             if name not in wanted:
@@ -78,7 +80,7 @@ class Supervisor:
         for name, definition in wanted.items():
             existing = self._agents.get(name)
             if existing is None:
-                ordered[name] = AgentRuntime(definition)
+                ordered[name] = AgentRuntime(definition, saved_method=self._saved_method(name))
                 self._emit_state(ordered[name])
                 continue
             changed = existing.definition != definition
@@ -106,6 +108,12 @@ class Supervisor:
     def names(self) -> list[str]:
         return list(self._agents)
 
+    def _saved_method(self, name: str) -> str | None:
+        try:
+            return self.credentials.saved_method(name)
+        except UserError:
+            return None  # a damaged index: said when the agent starts
+
     # ---- start / stop ------------------------------------------------------------------------
 
     async def start(self, name: str) -> AgentConnection:
@@ -127,7 +135,8 @@ class Supervisor:
         definition = runtime.definition
         runtime.error, runtime.stop_after_start = "", False
         self._set_state(runtime, "starting")
-        conn = self._connection_for(runtime, definition)
+        saved = await load_saved(self, runtime)
+        conn = self._connection_for(runtime, definition, saved.values if saved else {})
         try:
             await conn.start(timeout=self.tuning.initialize_timeout)
         except AgentStartError as err:
@@ -145,6 +154,8 @@ class Supervisor:
             raise
         runtime.conn, runtime.started_with = conn, definition
         runtime.auth_methods = conn.auth_methods
+        if saved is not None:
+            await sign_in_saved(self, runtime, conn, saved)
         runtime.last_used = self.tuning.clock()
         runtime.start_task = None
         if runtime.stop_after_start or runtime.removed:
@@ -153,15 +164,18 @@ class Supervisor:
         self._set_state(runtime, "busy" if runtime.users else "ready")
         return conn
 
-    def _connection_for(self, runtime: AgentRuntime, definition: AgentDef) -> AgentConnection:
-        from app.acp.connection import AgentConnection  # the SDK loads with the first agent
+    def note(self, runtime: AgentRuntime, line: str) -> None:
+        """Sidekicks' own line in the agent's log (kept for Logs, streamed as `agent:log`)."""
+        runtime.logs.append(line)
+        self._bus.emit(names.AGENT_LOG, AgentLog(agent=runtime.name, line=line))
 
-        if definition.builtin is not None:
-            command, env = builtin_command(definition.builtin)
-        else:
-            command, env = list(definition.command or []), {}
-        env = {**env, **definition.env}
-        cwd = resolve_cwd(definition.cwd, self._config_dir) if definition.cwd else Path.home()
+    def _connection_for(
+        self, runtime: AgentRuntime, definition: AgentDef, saved: dict[str, str]
+    ) -> AgentConnection:
+        from app.agents.env_auth import EnvAuthConnection  # the SDK loads with the first agent
+
+        command, env, cwd = launch(definition, self.config_dir)
+        env = {**env, **saved}  # saved sign-in values override the YAML `env:` (newer intent)
 
         def on_log(line: str) -> None:
             self._bus.emit(names.AGENT_LOG, AgentLog(agent=definition.name, line=line))
@@ -178,7 +192,7 @@ class Supervisor:
                 runtime.needs_sign_in = needed
                 self._emit_state(runtime)
 
-        conn = AgentConnection(
+        conn = EnvAuthConnection(
             command,
             env,
             cwd,
@@ -189,6 +203,7 @@ class Supervisor:
             on_lost,
             on_sign_in_needed,
         )
+        conn.yaml_env = frozenset(k for k, v in definition.env.items() if v)
         return conn
 
     def _failed(self, runtime: AgentRuntime, conn: AgentConnection, reason: str) -> None:
@@ -225,11 +240,6 @@ class Supervisor:
             await conn.stop(self.tuning.stdin_grace, self.tuning.term_grace)
         runtime.error = ""
         self._set_state(runtime, "stopped")
-
-    async def sign_in(self, name: str, method_id: str) -> None:
-        """Signs in with one of the agent's `agent`-type methods, starting it first if needed
-        (its methods are known from the handshake). Raises UserError with the reason."""
-        await sign_in(await self.start(name), name, method_id)
 
     async def restart(self, name: str) -> AgentConnection:
         await self.stop(name)
@@ -327,6 +337,10 @@ class Supervisor:
         if runtime.removed and state != "stopped":
             return
         runtime.state = state
+        self._emit_state(runtime)
+
+    def announce(self, runtime: AgentRuntime) -> None:
+        """`agent:state` for a change of what AgentInfo shows (sign-in), the state unchanged."""
         self._emit_state(runtime)
 
     def _emit_state(self, runtime: AgentRuntime) -> None:

@@ -4,13 +4,18 @@
 
 `initialize` announces codex's three sign-in methods: `chatgpt` (no type: the agent signs in by
 itself) and two `env_var` ones. `session/new` and prompts fail with -32000 "Authentication
-required" until `authenticate` with `chatgpt` succeeded; then sessions open and a prompt is
-answered `echo: <its last line>`. `authenticate` with another method fails like codex does.
+required" until `authenticate` succeeded; then sessions open and a prompt is answered
+`echo: <its last line>`. `authenticate` with `openai-api-key` or `codex-api-key` succeeds only
+when that variable is in its environment, and fails as codex-acp 0.16.0 does otherwise (-32603
+"Internal error", data "OPENAI_API_KEY is not set"). Unlike codex, which does not check the key,
+a key starting with `rejected` is refused, quoting it (as some services do). A prompt's answer
+ends with `[key <variable> <first 7 characters>]` while signed in with a key.
 Every stdin line received is appended to $FAKE_LOG when it is set.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -40,11 +45,13 @@ AUTH_METHODS = [
     },
 ]
 AUTH_REQUIRED = {"code": -32000, "message": "Authentication required"}
+KEY_METHODS = {"openai-api-key": "OPENAI_API_KEY", "codex-api-key": "CODEX_API_KEY"}
 signed_in = False
+key_used = ""
 
 
 def handle(message: dict[str, Any]) -> None:
-    global signed_in
+    global signed_in, key_used
     method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
     if rpc.answered(message):
         return
@@ -56,9 +63,20 @@ def handle(message: dict[str, Any]) -> None:
             "agentInfo": {"name": "codex-acp", "title": "Codex", "version": "0.16.0"},
         }})  # fmt: skip
     elif method == "authenticate":
+        variable = KEY_METHODS.get(params.get("methodId", ""))
+        key = os.environ.get(variable or "", "")
         if params.get("methodId") == "chatgpt":
             signed_in = True
             send({"id": rid, "result": {}})
+        elif variable and key.startswith("rejected"):
+            send({"id": rid, "error": {"code": -32603, "message": "Internal error",
+                                       "data": f"invalid api key: {key}"}})  # fmt: skip
+        elif variable and key:
+            signed_in, key_used = True, f" [key {variable} {key[:7]}]"
+            send({"id": rid, "result": {}})
+        elif variable:
+            send({"id": rid, "error": {"code": -32603, "message": "Internal error",
+                                       "data": f"{variable} is not set"}})  # fmt: skip
         else:
             send({"id": rid, "error": {"code": -32603, "message": "Internal error",
                                        "data": "unsupported authentication method"}})  # fmt: skip
@@ -68,7 +86,8 @@ def handle(message: dict[str, Any]) -> None:
         send({"id": rid, "result": {"sessionId": f"auth-session-{time.monotonic_ns()}"}})
     elif method == "session/prompt":
         text = "".join(b.get("text", "") for b in params.get("prompt", []))
-        chunk(params["sessionId"], f"echo: {text.splitlines()[-1] if text.strip() else ''}")
+        last = text.splitlines()[-1] if text.strip() else ""
+        chunk(params["sessionId"], f"echo: {last}{key_used}")
         send({"id": rid, "result": {"stopReason": "end_turn"}})
     elif rid is not None:
         send({"id": rid, "error": {"code": -32601, "message": f"unknown method {method}"}})

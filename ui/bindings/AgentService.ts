@@ -18,7 +18,7 @@ export function Restart(name: string): Promise<AgentInfo> {
   return call("AgentService", "Restart", name);
 }
 
-/** Signs in to the agent with one of its `agent`-type methods (starting it if needed); `values` is for methods that need some (none does yet). The agent's info, or its error. */
+/** Signs in to the agent with one of its methods (starting it if needed): `agent` ones by ACP `authenticate`; `env_var` ones with `values` (every variable of the method), saved in the keychain (or an owner-only file) and given to the agent at each start. `terminal` ones use SignInTerminal. The agent's info, or its error. */
 export function SignIn(name: string, methodId: string, values: Record<string, string>): Promise<AgentInfo> {
   return call("AgentService", "SignIn", name, methodId, values);
 }

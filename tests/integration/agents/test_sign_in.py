@@ -1,6 +1,7 @@
-"""Sign-in, first step (#14): Sidekicks advertises terminal sign-in, keeps each agent's sign-in
-methods, says when an agent needs a sign-in, and signs in with the agent's own methods — against
-a fake that answers like codex-acp (tests/fakes/auth_agent.py)."""
+"""Sign-in (#14): Sidekicks advertises terminal sign-in, keeps each agent's sign-in methods, says
+when an agent needs a sign-in, and signs in with the agent's own methods — against a fake that
+answers like codex-acp (tests/fakes/auth_agent.py). Keys: test_sign_in_keys.py; terminals:
+test_sign_in_terminal.py."""
 
 from __future__ import annotations
 
@@ -126,11 +127,11 @@ def test_signing_in_starts_a_stopped_agent(codex: App, tmp_path: Path) -> None:
     assert [m["params"] for m in received(tmp_path, "authenticate")] == [{"methodId": "chatgpt"}]
 
 
-def test_a_method_that_needs_environment_variables_is_refused_clearly(
-    codex: App, tmp_path: Path
-) -> None:
-    with pytest.raises(UserError, match=r"needs environment variables.*not support yet"):
-        codex.sk.api.AgentService.SignIn("codex", "openai-api-key", {})
+def test_a_key_method_without_its_values_is_refused_by_name(codex: App, tmp_path: Path) -> None:
+    with pytest.raises(UserError, match=r"a value is needed for `OPENAI_API_KEY`"):
+        codex.sk.api.AgentService.SignIn("codex", "openai-api-key", {"OPENAI_API_KEY": " "})
+    with pytest.raises(UserError, match=r"`openai-api-key` does not use `PATH`"):
+        codex.sk.api.AgentService.SignIn("codex", "openai-api-key", {"PATH": "/bin"})
     assert received(tmp_path, "authenticate") == []  # the agent was not asked
 
 
@@ -165,7 +166,7 @@ def test_the_real_adapters_sign_in_methods_are_typed_as_each_one_works() -> None
         ("chatgpt", "agent"), ("codex-api-key", "env_var"), ("openai-api-key", "env_var"),
     ]  # fmt: skip
     assert [m[:2] for m in announced_methods("gemini")] == [
-        ("oauth-personal", "agent"), ("gemini-api-key", "agent"), ("vertex-ai", "agent"),
+        ("oauth-personal", "agent"), ("gemini-api-key", "env_var"), ("vertex-ai", "agent"),
         ("gateway", "agent"),
     ]  # fmt: skip
     # opencode says "terminal" only through the terminal-auth extension.
