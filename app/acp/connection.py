@@ -150,24 +150,7 @@ class AgentConnection:
                 )
             return response
         init.cancel()
-        if receiving in done or (init in done and isinstance(init.exception(), ConnectionError)):
-            # stdout closed: the process is exiting; its exit code says more than "closed".
-            await self.process.wait_exit(EXIT_GRACE)
-        refused = init in done and not isinstance(init.exception(), ConnectionError)
-        if receiving.done() and not refused and not self.process.exited():
-            reason = lost_reason(receiving)
-        elif init in done and not self.process.exited():
-            reason = _("the agent refused to start: {error}").format(
-                error=describe_error(typed_error(init.exception() or Exception()))
-            )
-        elif self.process.exited():
-            reason = _("the agent exited during start (exit code {code})").format(
-                code=self.process.returncode
-            )
-        else:
-            reason = _("the agent did not answer `initialize` within {seconds} s").format(
-                seconds=f"{timeout:g}"
-            )
+        reason = await handshake_failure(self.process, init, done, receiving, timeout)
         raise await self._start_error(reason)
 
     async def _start_error(self, reason: str) -> AgentStartError:
@@ -360,6 +343,36 @@ class AgentConnection:
     def _mcp_servers(self) -> list[Any]:
         caps = self.info.agent_capabilities if self.info else None
         return mcp_servers_for(self._mcp, caps.mcp_capabilities if caps else None, self.note)
+
+
+async def handshake_failure(
+    process: AgentProcess,
+    init: asyncio.Future[Any],
+    done: set[asyncio.Future[Any]],
+    receiving: asyncio.Future[Any],
+    timeout: float,
+) -> str:
+    """Why `initialize` did not succeed: the connection was lost, the agent refused, exited or
+    did not answer in time."""
+    if receiving in done or (init in done and isinstance(init.exception(), ConnectionError)):
+        # stdout closed: the process is exiting; its exit code says more than "closed".
+        await process.wait_exit(EXIT_GRACE)
+    refused = init in done and not isinstance(init.exception(), ConnectionError)
+    if receiving.done() and not refused and not process.exited():
+        reason = lost_reason(receiving)
+    elif init in done and not process.exited():
+        reason = _("the agent refused to start: {error}").format(
+            error=describe_error(typed_error(init.exception() or Exception()))
+        )
+    elif process.exited():
+        reason = _("the agent exited during start (exit code {code})").format(
+            code=process.returncode
+        )
+    else:
+        reason = _("the agent did not answer `initialize` within {seconds} s").format(
+            seconds=f"{timeout:g}"
+        )
+    return reason
 
 
 def client_capabilities() -> ClientCapabilities:
