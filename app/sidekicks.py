@@ -14,6 +14,7 @@ from types import TracebackType
 
 from app.acp.run_records import sweep_in_background
 from app.agents.service import AgentService
+from app.agents.sign_in_terminals import SignInTerminals
 from app.agents.supervisor import Supervisor, Tuning
 from app.api import Api
 from app.channels.engine import ChannelEngine
@@ -44,11 +45,17 @@ class Sidekicks:
         )
         self._engine = ChannelEngine(self.events, self._supervisor)
         self._store.known_offer = self._engine.known_offer  # warnings for session presets
-        # Open(path): stop the answers and close this history, stop the agents, then switch.
-        self._store.before_open += [self._engine.detach, self._supervisor.stop_all]
+        self._terminals = SignInTerminals(self.events, self._supervisor)
+        # Open(path): stop the answers and close this history, end the sign-in terminals, stop
+        # the agents, then switch.
+        self._store.before_open += [
+            self._engine.detach,
+            self._terminals.close_all,
+            self._supervisor.stop_all,
+        ]
         self._store.after_open.append(self._open_history)
         self.api = Api(
-            AgentService(self._supervisor, self._core),
+            AgentService(self._supervisor, self._core, self._terminals),
             ConfigService(self._store, self._core),
             ChannelService(self._engine, self._core),
         )
@@ -97,6 +104,10 @@ class Sidekicks:
             self._core.run(self._engine.detach(), timeout=CLOSE_TIMEOUT)
         except Exception:
             log.exception("answers did not all stop in time")
+        try:
+            self._core.run(self._terminals.close_all(), timeout=CLOSE_TIMEOUT)
+        except Exception:
+            log.exception("sign-in terminals did not all end in time")
         try:
             self._core.run(self._supervisor.stop_all(), timeout=CLOSE_TIMEOUT)
         except Exception:

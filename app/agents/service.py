@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.agents.sign_in import SignIns
+from app.agents.sign_in_terminals import SignInTerminals
 from app.agents.supervisor import Supervisor
 from app.core.errors import UserError
 from app.core.expose import exposed
@@ -18,10 +19,13 @@ SIGN_IN_TIMEOUT = START_TIMEOUT + 300.0
 
 
 class AgentService:
-    def __init__(self, supervisor: Supervisor, core: LoopThread) -> None:
+    def __init__(
+        self, supervisor: Supervisor, core: LoopThread, terminals: SignInTerminals
+    ) -> None:
         self._supervisor = supervisor
         self._core = core
         self._sign_ins = SignIns(supervisor)
+        self._terminals = terminals
 
     @exposed
     def List(self) -> list[AgentInfo]:
@@ -74,22 +78,26 @@ class AgentService:
         """Extension: runs a `terminal` sign-in method's command on a pseudo-terminal of
         `cols`×`rows`; when it exits the agent restarts to use the new credentials."""
         _require_name(name)
-        raise NotImplementedError  # contract first: built next (issue 14)
+        if not methodId:
+            raise UserError(_("a sign-in method is required"))
+        return self._core.run(
+            self._terminals.open(name, methodId, cols, rows), timeout=START_TIMEOUT
+        )
 
     @exposed
     def TerminalInput(self, terminal: str, data: str) -> None:
         """Extension: what the person typed in a sign-in terminal."""
-        raise NotImplementedError  # contract first: built next (issue 14)
+        self._core.call(lambda: self._terminals.input(terminal, data))
 
     @exposed
     def TerminalResize(self, terminal: str, cols: int, rows: int) -> None:
         """Extension: the sign-in terminal's new size in characters."""
-        raise NotImplementedError  # contract first: built next (issue 14)
+        self._core.call(lambda: self._terminals.resize(terminal, cols, rows))
 
     @exposed
     def TerminalClose(self, terminal: str) -> None:
-        """Extension: ends a sign-in terminal (its command is killed)."""
-        raise NotImplementedError  # contract first: built next (issue 14)
+        """Extension: ends a sign-in terminal (its command's process group is killed)."""
+        self._core.run(self._terminals.close(terminal), timeout=STOP_TIMEOUT)
 
     @exposed
     def Logs(self, name: str) -> list[str]:

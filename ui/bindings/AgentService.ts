@@ -43,7 +43,7 @@ export function Stop(name: string): Promise<AgentInfo> {
   return call("AgentService", "Stop", name);
 }
 
-/** Extension: ends a sign-in terminal (its command is killed). */
+/** Extension: ends a sign-in terminal (its command's process group is killed). */
 export function TerminalClose(terminal: string): Promise<void> {
   return call("AgentService", "TerminalClose", terminal);
 }
