@@ -6,7 +6,8 @@ from app.channels.engine import ChannelEngine
 from app.channels.reading import Conversation, Page, read_conversation, read_older
 from app.core.expose import exposed
 from app.core.loop import LoopThread
-from app.models.conversation import Channel, Command
+from app.models.changes import FileChange
+from app.models.conversation import Attachment, Channel, Command
 from app.models.sessions import MemberSession
 from app.models.wire import WireJson
 
@@ -57,8 +58,11 @@ class ChannelService:
         return self._core.call(lambda: self._engine.direct(agent))
 
     @exposed
-    def Send(self, id: str, text: str) -> str:
-        """Adds a user message and returns its id; it waits (queued) if the channel answers."""
+    def Send(self, id: str, text: str, attachments: list[str] | None = None) -> str:
+        """Adds a user message and returns its id; it waits (queued) if the channel answers.
+        Extension: `attachments` are ids from AttachFile/AttachImage, sent with the text."""
+        if attachments:
+            raise NotImplementedError  # contract first: built next (issue 15)
         return self._core.call(lambda: self._engine.send(id, text))
 
     @exposed
@@ -105,3 +109,25 @@ class ChannelService:
         return self._core.run(
             self._engine.set_option(id, agent, optionId, value), timeout=PREPARE_TIMEOUT
         )
+
+    @exposed
+    def Changes(self, id: str) -> list[FileChange]:
+        """Extension: the files agents changed in this channel, oldest first."""
+        raise NotImplementedError  # contract first: built next (issue 15)
+
+    @exposed
+    def Revert(self, id: str, changeIds: list[str]) -> list[FileChange]:
+        """Extension: puts the files of these changes back as they were before, newest change
+        first; refused, with what changed, when a file changed since. The updated records."""
+        raise NotImplementedError  # contract first: built next (issue 15)
+
+    @exposed
+    def AttachFile(self, id: str, path: str) -> Attachment:
+        """Extension: a file of the person's (absolute path) to send with the next message."""
+        raise NotImplementedError  # contract first: built next (issue 15)
+
+    @exposed
+    def AttachImage(self, id: str, name: str, mime: str, data: str) -> Attachment:
+        """Extension: an image (base64 `data`, pasted or dropped) kept in the data folder, to
+        send with the next message."""
+        raise NotImplementedError  # contract first: built next (issue 15)

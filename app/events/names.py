@@ -19,4 +19,15 @@ SESSION_CHANGED: Final = "session:changed"  # a member's modes/options changed (
 SIGN_IN_TERMINAL_OUTPUT: Final = "signin:output"  # a sign-in terminal printed something
 SIGN_IN_TERMINAL_EXITED: Final = "signin:exited"  # a sign-in terminal's command ended
 
-EXTENSION_EVENTS: Final = (SESSION_CHANGED, SIGN_IN_TERMINAL_OUTPUT, SIGN_IN_TERMINAL_EXITED)
+TERMINAL_OUTPUT: Final = "terminal:output"  # an agent's command printed something (issue 15)
+TERMINAL_EXITED: Final = "terminal:exited"  # an agent's command ended
+CHANGES_CHANGED: Final = "changes:changed"  # file changes recorded or reverted in a channel
+
+EXTENSION_EVENTS: Final = (
+    SESSION_CHANGED,
+    SIGN_IN_TERMINAL_OUTPUT,
+    SIGN_IN_TERMINAL_EXITED,
+    TERMINAL_OUTPUT,
+    TERMINAL_EXITED,
+    CHANGES_CHANGED,
+)

@@ -6,6 +6,7 @@ from pydantic import Field
 
 from app.events import names
 from app.models.agents import AgentState
+from app.models.changes import FileChange
 from app.models.conversation import (
     Channel,
     Command,
@@ -117,6 +118,34 @@ class SignInTerminalExited(WireModel):
     code: int | None = None
 
 
+class TerminalOutput(WireModel):
+    """Extension: new output of a command an agent runs (`data` as text, ANSI included)."""
+
+    channel: str
+    agent: str
+    message_id: str
+    terminal: str
+    data: str
+
+
+class TerminalExited(WireModel):
+    """Extension: a command an agent ran ended (exit code, or the signal that killed it)."""
+
+    channel: str
+    agent: str
+    message_id: str
+    terminal: str
+    exit_code: int | None = None
+    signal: str | None = None
+
+
+class ChangesChanged(WireModel):
+    """Extension: file changes recorded or reverted in a channel (the changed records)."""
+
+    channel: str
+    changes: list[FileChange]
+
+
 EVENT_PAYLOADS: dict[str, type[WireModel]] = {
     names.CONFIG_CHANGED: ConfigChanged,
     names.AGENT_STATE: AgentStateChanged,
@@ -132,4 +161,7 @@ EVENT_PAYLOADS: dict[str, type[WireModel]] = {
     names.SESSION_CHANGED: SessionChanged,
     names.SIGN_IN_TERMINAL_OUTPUT: SignInTerminalOutput,
     names.SIGN_IN_TERMINAL_EXITED: SignInTerminalExited,
+    names.TERMINAL_OUTPUT: TerminalOutput,
+    names.TERMINAL_EXITED: TerminalExited,
+    names.CHANGES_CHANGED: ChangesChanged,
 }

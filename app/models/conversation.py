@@ -36,6 +36,20 @@ class Location(WireModel):
     line: int | None = None
 
 
+class TerminalView(WireModel):
+    """A command an agent ran through Sidekicks (ACP `terminal/*`), shown in its tool call.
+    `output` is the tail kept (ANSI sequences included: the page renders them); `exitCode` or
+    `signal` once it ended."""
+
+    id: str
+    command: str = ""
+    output: str = ""
+    truncated: bool = False
+    running: bool = True
+    exit_code: int | None = None
+    signal: str | None = None
+
+
 class ToolCall(WireModel):
     id: str
     title: str = ""
@@ -45,6 +59,7 @@ class ToolCall(WireModel):
     output: str = ""
     locations: list[Location] = Field(default_factory=list)
     diffs: list[Diff] = Field(default_factory=list)
+    terminals: list[TerminalView] = Field(default_factory=list)
 
 
 class PlanEntry(WireModel):
@@ -60,6 +75,18 @@ class Part(WireModel):
     plan: list[PlanEntry] | None = None
 
 
+class Attachment(WireModel):
+    """A file or an image attached to a user message (issue 15). `path` is absolute: the
+    person's file, or for pasted/dropped images a copy in the configuration's data folder."""
+
+    id: str
+    kind: Literal["file", "image"]
+    name: str
+    path: str
+    mime: str = ""
+    size: int = 0
+
+
 class Message(WireModel):
     id: str
     channel: str
@@ -72,6 +99,7 @@ class Message(WireModel):
     stop_reason: StopReason | None = None
     error: str = ""
     code: SystemCode | None = None
+    attachments: list[Attachment] = Field(default_factory=list)
 
 
 class PermissionOption(WireModel):

@@ -1,7 +1,7 @@
 // generated — do not edit: scripts/gen_bindings.py writes this file from app/.
 
 import { call } from "./runtime";
-import type { Channel, Command, Conversation, MemberSession, Page } from "./models";
+import type { Attachment, Channel, Command, Conversation, FileChange, MemberSession, Page } from "./models";
 
 /** Invites an agent; the channel shows `agent-joined`. */
 export function AddMember(id: string, agent: string): Promise<Channel> {
@@ -13,9 +13,24 @@ export function AnswerPermission(id: string, optionId: string): Promise<void> {
   return call("ChannelService", "AnswerPermission", id, optionId);
 }
 
+/** Extension: a file of the person's (absolute path) to send with the next message. */
+export function AttachFile(id: string, path: string): Promise<Attachment> {
+  return call("ChannelService", "AttachFile", id, path);
+}
+
+/** Extension: an image (base64 `data`, pasted or dropped) kept in the data folder, to send with the next message. */
+export function AttachImage(id: string, name: string, mime: string, data: string): Promise<Attachment> {
+  return call("ChannelService", "AttachImage", id, name, mime, data);
+}
+
 /** Stops the current answer, the agents still due and the queued messages. */
 export function Cancel(id: string): Promise<void> {
   return call("ChannelService", "Cancel", id);
+}
+
+/** Extension: the files agents changed in this channel, oldest first. */
+export function Changes(id: string): Promise<FileChange[]> {
+  return call("ChannelService", "Changes", id);
 }
 
 /** The agent's last announced slash commands, kept from one launch to the next. */
@@ -68,9 +83,14 @@ export function Rename(id: string, name: string, description?: string): Promise<
   return call("ChannelService", "Rename", id, name, description);
 }
 
-/** Adds a user message and returns its id; it waits (queued) if the channel answers. */
-export function Send(id: string, text: string): Promise<string> {
-  return call("ChannelService", "Send", id, text);
+/** Extension: puts the files of these changes back as they were before, newest change first; refused, with what changed, when a file changed since. The updated records. */
+export function Revert(id: string, changeIds: string[]): Promise<FileChange[]> {
+  return call("ChannelService", "Revert", id, changeIds);
+}
+
+/** Adds a user message and returns its id; it waits (queued) if the channel answers. Extension: `attachments` are ids from AttachFile/AttachImage, sent with the text. */
+export function Send(id: string, text: string, attachments?: string[] | void): Promise<string> {
+  return call("ChannelService", "Send", id, text, attachments);
 }
 
 /** Extension: sets a member's session mode (`session/set_mode`), opening its session first if needed; the session as it is afterwards. */

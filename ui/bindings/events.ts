@@ -1,6 +1,6 @@
 // generated — do not edit: scripts/gen_bindings.py writes this file from app/.
 
-import type { AgentLog, AgentStateChanged, ChannelsChanged, CommandsChanged, ConfigChanged, MessageDelta, MessageUpdated, PermissionRequested, PermissionResolved, SessionChanged, SignInTerminalExited, SignInTerminalOutput, TurnChanged, UsageChanged } from "./models";
+import type { AgentLog, AgentStateChanged, ChangesChanged, ChannelsChanged, CommandsChanged, ConfigChanged, MessageDelta, MessageUpdated, PermissionRequested, PermissionResolved, SessionChanged, SignInTerminalExited, SignInTerminalOutput, TerminalExited, TerminalOutput, TurnChanged, UsageChanged } from "./models";
 
 /** Every event the backend sends, by its SPEC name. */
 export const Events = {
@@ -18,6 +18,9 @@ export const Events = {
   SessionChanged: "session:changed",
   SignInTerminalOutput: "signin:output",
   SignInTerminalExited: "signin:exited",
+  TerminalOutput: "terminal:output",
+  TerminalExited: "terminal:exited",
+  ChangesChanged: "changes:changed",
 } as const;
 
 /** The payload type of each event. */
@@ -36,6 +39,9 @@ export interface EventPayloads {
   "session:changed": SessionChanged;
   "signin:output": SignInTerminalOutput;
   "signin:exited": SignInTerminalExited;
+  "terminal:output": TerminalOutput;
+  "terminal:exited": TerminalExited;
+  "changes:changed": ChangesChanged;
 }
 
 export type EventName = keyof EventPayloads;

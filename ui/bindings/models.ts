@@ -23,6 +23,16 @@ export interface AgentStateChanged {
   error: string | null;
 }
 
+/** A file or an image attached to a user message (issue 15). `path` is absolute: the person's file, or for pasted/dropped images a copy in the configuration's data folder. */
+export interface Attachment {
+  id: string;
+  kind: "file" | "image";
+  name: string;
+  path: string;
+  mime: string;
+  size: number;
+}
+
 /** One way to sign in to the agent, as it announced it (`authMethods` of `initialize`). */
 export interface AuthMethodInfo {
   id: string;
@@ -40,6 +50,12 @@ export interface AuthVarInfo {
   name: string;
   secret: boolean;
   label: string;
+}
+
+/** Extension: file changes recorded or reverted in a channel (the changed records). */
+export interface ChangesChanged {
+  channel: string;
+  changes: FileChange[];
 }
 
 export interface Channel {
@@ -103,6 +119,22 @@ export interface Diff {
   newFile: boolean;
 }
 
+/** One `fs/write_text_file` an agent made, reviewable and revertible. `diff` is the unified diff from the text before to the text written (cut, with a note, past its size limit); `newFile` when the file did not exist before. `reverted` once the person reverted it. `conflictWith` names who changed the file on disk since this agent last read or wrote it ("" when nobody did): another agent's name, or "you" for an outside change. */
+export interface FileChange {
+  id: string;
+  channel: string;
+  messageId: string;
+  agent: string;
+  path: string;
+  newFile: boolean;
+  reverted: boolean;
+  createdAt: string;
+  diff: string;
+  additions: number;
+  deletions: number;
+  conflictWith: string;
+}
+
 export interface Location {
   path: string;
   line: number | null;
@@ -127,6 +159,7 @@ export interface Message {
   stopReason: "end_turn" | "cancelled" | "max_tokens" | "max_turn_requests" | "refusal" | null;
   error: string;
   code: "agent-joined" | "agent-left" | "no-recipient" | "agent-unavailable" | null;
+  attachments: Attachment[];
 }
 
 /** `text` is appended to part `index` (text, thought), or `part` replaces it (tool, plan). */
@@ -241,6 +274,36 @@ export interface SignInTerminalOutput {
   data: string;
 }
 
+/** Extension: a command an agent ran ended (exit code, or the signal that killed it). */
+export interface TerminalExited {
+  channel: string;
+  agent: string;
+  messageId: string;
+  terminal: string;
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** Extension: new output of a command an agent runs (`data` as text, ANSI included). */
+export interface TerminalOutput {
+  channel: string;
+  agent: string;
+  messageId: string;
+  terminal: string;
+  data: string;
+}
+
+/** A command an agent ran through Sidekicks (ACP `terminal/*`), shown in its tool call. `output` is the tail kept (ANSI sequences included: the page renders them); `exitCode` or `signal` once it ended. */
+export interface TerminalView {
+  id: string;
+  command: string;
+  output: string;
+  truncated: boolean;
+  running: boolean;
+  exitCode: number | null;
+  signal: string | null;
+}
+
 export interface ToolCall {
   id: string;
   title: string;
@@ -250,6 +313,7 @@ export interface ToolCall {
   output: string;
   locations: Location[];
   diffs: Diff[];
+  terminals: TerminalView[];
 }
 
 export interface TurnChanged {

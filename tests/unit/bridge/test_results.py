@@ -91,6 +91,7 @@ def test_a_model_result_reaches_the_page_as_camel_case_json() -> None:
         "stopReason": "end_turn",
         "error": "",
         "code": None,
+        "attachments": [],
     }
 
 
