@@ -22,6 +22,11 @@ MESSAGE = f"{CONVERSATION} [data-testid=message]"
 WAIT = 20_000  # ms: an agent start is a real process and an ACP handshake
 
 
+def secrets_env(tmp_path: Path) -> dict[str, str]:
+    """Saved keys go to a file of the test, never to the person's keychain."""
+    return {"SIDEKICKS_SECRETS_DIR": str(tmp_path / "secrets")}
+
+
 def fake_agent(name: str, script: str, *args: str) -> str:
     command = [sys.executable, str(FAKES / script), *args]
     return f"  - name: {name}\n    command: {json.dumps(command)}\n"
@@ -31,7 +36,8 @@ def fake_agent(name: str, script: str, *args: str) -> str:
 def app(tmp_path: Path) -> Iterator[Page]:
     config = tmp_path / "sign-in.yaml"
     config.write_text("agents:\n" + fake_agent("codex", "auth_agent.py"), encoding="utf-8")
-    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
+    log = tmp_path / "app.log"
+    with running_app(["--config", str(config)], log, secrets_env(tmp_path)) as (page, _proc):
         page.set_viewport_size({"width": 1280, "height": 860})
         yield page
 
@@ -83,8 +89,60 @@ def test_an_agent_method_signs_in_from_the_card_and_the_message_is_sent_again(
     page.locator("[data-testid=direct-item]", has_text="codex").click()
     page.wait_for_selector(CONVERSATION)
     expect(page.get_by_test_id("signin-notice-recovered")).to_contain_text("Signed in to codex.")
+    page.screenshot(path=str(shots / "sign-in-send-again.png"))
     page.get_by_test_id("signin-send-again").click()
     expect(page.locator(f"{MESSAGE}[data-role=agent]").last).to_contain_text(
         "echo: hello there", timeout=WAIT
     )
     expect(page.get_by_test_id("signin-notice")).to_have_count(0)
+
+
+def test_a_key_form_signs_in_keeps_the_key_out_of_the_page_and_signs_out(
+    tmp_path: Path, shots: Path
+) -> None:
+    secret = "sk-e2e-0123456789"
+    config = tmp_path / "sign-in.yaml"
+    config.write_text("agents:\n" + fake_agent("codex", "auth_agent.py"), encoding="utf-8")
+    log = tmp_path / "app.log"
+    with running_app(["--config", str(config)], log, secrets_env(tmp_path)) as (page, _proc):
+        page.set_viewport_size({"width": 1280, "height": 860})
+        open_direct(page, "codex")
+        send(page, "hello with a key")
+        notice = page.get_by_test_id("signin-notice")
+        method = notice.locator("[data-testid=signin-method][data-method=openai-api-key]")
+        method.get_by_test_id("signin-key-toggle").click(timeout=WAIT)
+        field = method.get_by_test_id("key-input")
+        expect(field).to_be_focused()
+        expect(field).to_have_attribute("type", "password")
+        # A refused key: the agent's sentence, without the key in it.
+        field.fill("rejected-key-42")
+        method.get_by_test_id("key-save").click()
+        expect(field).to_have_value("")  # emptied as soon as it is sent
+        error = notice.get_by_test_id("signin-error")
+        expect(error).to_contain_text("invalid api key", timeout=WAIT)
+        expect(error).not_to_contain_text("rejected-key-42")
+
+        field.fill(secret)
+        method.get_by_test_id("key-toggle").click()
+        expect(field).to_have_attribute("type", "text")
+        expect(method).to_contain_text("never in the configuration file")
+        page.screenshot(path=str(shots / "sign-in-key-form.png"))
+        method.get_by_test_id("key-save").click()
+
+        expect(page.get_by_test_id("signin-notice-recovered")).to_be_visible(timeout=WAIT)
+        page.get_by_test_id("signin-send-again").click()
+        expect(page.locator(f"{MESSAGE}[data-role=agent]").last).to_contain_text(
+            "echo: hello with a key", timeout=WAIT
+        )
+        # The key is nowhere in the page once sent.
+        assert secret not in page.content()
+
+        page.get_by_test_id("nav-agents").click()
+        card = page.locator(agent_card(page, "codex"))
+        saved = card.get_by_test_id("signin-saved")
+        expect(saved).to_contain_text("Signed in with Use OPENAI_API_KEY")
+        saved.get_by_test_id("signin-sign-out").click()
+        page.locator("[data-testid=dialog] [data-choice=sign-out]").click()
+        expect(card.get_by_test_id("signin-saved")).to_have_count(0, timeout=WAIT)
+    assert secret not in config.read_text(encoding="utf-8")
+    assert secret not in (tmp_path / "app.log").read_text(encoding="utf-8", errors="replace")
