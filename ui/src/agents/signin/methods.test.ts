@@ -19,6 +19,7 @@ function message(role: Message["role"], ...texts: string[]): Message {
     stopReason: null,
     error: "",
     code: null,
+    attachments: [],
   };
 }
 
