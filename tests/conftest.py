@@ -20,6 +20,8 @@ def user_config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     folder = tmp_path / "user-config"
     folder.mkdir()
     monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
+    # Saved sign-in values go to a file in the test's folder, never to the real keychain.
+    monkeypatch.setenv("SIDEKICKS_SECRETS_DIR", str(folder / "sidekicks" / "secrets"))
     monkeypatch.delenv("SIDEKICKS_CONFIG", raising=False)
     monkeypatch.setenv("SIDEKICKS_DEMO_DELAY", "0")
     set_language("en")
