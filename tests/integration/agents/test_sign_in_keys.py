@@ -132,3 +132,23 @@ def test_a_saved_key_wins_over_the_yaml_env(tmp_path: Path, secrets: Path) -> No
         app = App(sk)
         sk.api.AgentService.SignIn("codex", "openai-api-key", {"OPENAI_API_KEY": "sk-SAVED-4"})
         assert answer_text(app.send("codex", "hi")) == "echo: hi [key OPENAI_API_KEY sk-SAVE]"
+
+
+def test_a_saved_key_refused_at_a_later_start_says_so_in_the_log_without_the_key(
+    tmp_path: Path, secrets: Path
+) -> None:
+    from app.agents.credentials.store import Credentials
+
+    revoked = "rejected-" + KEY
+    Credentials(secrets, use_keychain=False).save(
+        "codex", "openai-api-key", {"OPENAI_API_KEY": revoked}
+    )
+    with Sidekicks(config=codex_config(tmp_path), tuning=FAST) as sk:
+        info = sk.api.AgentService.Start("codex")
+        assert info.state == "ready" and info.needs_sign_in is True
+        logs = sk.api.AgentService.Logs("codex")
+    failed = [line for line in logs if "signing in with the saved values failed" in line]
+    assert failed == [
+        "signing in with the saved values failed: invalid api key: •••• (Internal error)"
+    ]
+    assert not [line for line in logs if KEY in line]
