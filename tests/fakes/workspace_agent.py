@@ -1,0 +1,195 @@
+"""An ACP agent that reads, writes and runs commands through the client (fs/*, terminal/*).
+
+    python tests/fakes/workspace_agent.py
+
+A prompt whose text is a JSON list of actions is carried out in order through the client:
+
+  {"read": PATH, "line": N, "limit": N}          fs/read_text_file (line, limit optional)
+  {"write": PATH, "text": "..."}                 fs/write_text_file, announced first as a tool
+                                                 call of kind edit with a diff (old text read
+                                                 from disk by the fake itself)
+  {"run": CMD, "args": [...], "env": {...}, "cwd": DIR, "limit": BYTES,
+   "wait": true, "kill": false, "release": true} terminal/create, announced as a tool call of
+                                                 kind execute whose content is the terminal;
+                                                 then kill (if "kill"), wait_for_exit (if
+                                                 "wait"), output, release (if "release")
+
+Each action's result is reported as one text chunk: one JSON object and a newline, e.g.
+`{"read": PATH, "content": "..."}`, `{"write": PATH, "ok": true}`,
+`{"run": CMD, "terminalId": ID, "exit": {...}, "output": "...", "truncated": false}`, or, when
+the client answers with an error, the action's key and `"error": {"code": N, "message": "..."}`
+(a run stops at its first error). Tests parse the lines to see what the agent got.
+Any other prompt is answered `echo: <text>`. The agent can `session/load` (it keeps nothing).
+Every stdin line is appended to $FAKE_LOG when it is set.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+import rpc  # tests/fakes/rpc.py: this script's folder is on sys.path
+from rpc import chunk, request, send, update
+
+_calls = 0
+
+
+def _next_call_id() -> str:
+    global _calls
+    _calls += 1
+    return f"call-{_calls}"
+
+
+class ClientError(Exception):
+    def __init__(self, error: dict[str, Any]) -> None:
+        super().__init__(error.get("message", ""))
+        self.error = {"code": error.get("code"), "message": error.get("message", "")}
+
+
+def call(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    answer = request(method, params)
+    if "error" in answer:
+        raise ClientError(answer["error"])
+    return answer.get("result") or {}
+
+
+def report(sid: str, result: dict[str, Any]) -> None:
+    chunk(sid, json.dumps(result) + "\n")
+
+
+def do_read(sid: str, action: dict[str, Any]) -> dict[str, Any]:
+    params: dict[str, Any] = {"sessionId": sid, "path": action["read"]}
+    for key in ("line", "limit"):
+        if key in action:
+            params[key] = action[key]
+    return {"read": action["read"], "content": call("fs/read_text_file", params)["content"]}
+
+
+def do_write(sid: str, action: dict[str, Any]) -> dict[str, Any]:
+    path, text = action["write"], action.get("text", "")
+    try:
+        with open(path, encoding="utf-8") as f:
+            old: str | None = f.read()
+    except (OSError, ValueError):
+        old = None
+    call_id = _next_call_id()
+    update(sid, {
+        "sessionUpdate": "tool_call", "toolCallId": call_id, "title": f"Write {path}",
+        "kind": "edit", "status": "in_progress", "locations": [{"path": path}],
+        "content": [{"type": "diff", "path": path, "oldText": old, "newText": text}],
+    })  # fmt: skip
+    try:
+        call("fs/write_text_file", {"sessionId": sid, "path": path, "content": text})
+    except ClientError:
+        update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": call_id,
+                     "status": "failed"})  # fmt: skip
+        raise
+    update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": call_id,
+                 "status": "completed"})  # fmt: skip
+    return {"write": path, "ok": True}
+
+
+def do_run(sid: str, action: dict[str, Any]) -> dict[str, Any]:
+    params: dict[str, Any] = {"sessionId": sid, "command": action["run"]}
+    if "args" in action:
+        params["args"] = action["args"]
+    if "env" in action:
+        params["env"] = [{"name": k, "value": v} for k, v in action["env"].items()]
+    if "cwd" in action:
+        params["cwd"] = action["cwd"]
+    if "limit" in action:
+        params["outputByteLimit"] = action["limit"]
+    result: dict[str, Any] = {"run": action["run"]}
+    tid = call("terminal/create", params)["terminalId"]
+    result["terminalId"] = tid
+    call_id = _next_call_id()
+    title = " ".join([action["run"], *action.get("args", [])])
+    update(sid, {
+        "sessionUpdate": "tool_call", "toolCallId": call_id, "title": title,
+        "kind": "execute", "status": "in_progress",
+        "content": [{"type": "terminal", "terminalId": tid}],
+    })  # fmt: skip
+    ids = {"sessionId": sid, "terminalId": tid}
+    status = "completed"
+    try:
+        if action.get("kill", False):
+            call("terminal/kill", ids)
+            result["killed"] = True
+        if action.get("wait", True):
+            ended = call("terminal/wait_for_exit", ids)
+            result["exit"] = {"exitCode": ended.get("exitCode"), "signal": ended.get("signal")}
+        out = call("terminal/output", ids)
+        result["output"] = out.get("output", "")
+        result["truncated"] = out.get("truncated", False)
+        if "exitStatus" in out and "exit" not in result:
+            result["exitStatus"] = out["exitStatus"]
+        if action.get("release", True):
+            call("terminal/release", ids)
+            result["released"] = True
+    except ClientError:
+        status = "failed"
+        raise
+    finally:
+        update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": call_id,
+                     "status": status})  # fmt: skip
+    return result
+
+
+ACTIONS = {"read": do_read, "write": do_write, "run": do_run}
+
+
+def actions_in(text: str) -> list[dict[str, Any]] | None:
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None
+    if isinstance(parsed, list) and all(isinstance(a, dict) for a in parsed):
+        return parsed
+    return None
+
+
+def handle_prompt(rid: int, params: dict[str, Any]) -> None:
+    sid = params["sessionId"]
+    blocks = params.get("prompt", [])
+    text = "".join(b.get("text", "") for b in blocks if b.get("type") == "text")
+    actions = actions_in(text.strip())
+    if actions is None:
+        chunk(sid, f"echo: {text}")
+    for action in actions or []:
+        key = next((k for k in ACTIONS if k in action), None)
+        if key is None:
+            report(sid, {"unknown": action})
+            continue
+        try:
+            report(sid, ACTIONS[key](sid, action))
+        except ClientError as error:
+            report(sid, {key: action[key], "error": error.error})
+    send({"id": rid, "result": {"stopReason": "end_turn"}})
+
+
+def handle(message: dict[str, Any]) -> None:
+    method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
+    if rpc.answered(message):  # an answer to one of our requests
+        return
+    if method == "initialize":
+        send({"id": rid, "result": {
+            "protocolVersion": 1,
+            "agentCapabilities": {"loadSession": True},
+            "agentInfo": {"name": "workspace-fake", "version": "0"},
+        }})  # fmt: skip
+    elif method == "session/new":
+        send({"id": rid, "result": {"sessionId": f"ws-session-{time.monotonic_ns()}"}})
+    elif method == "session/load":
+        send({"id": rid, "result": {}})
+    elif method == "session/prompt":
+        threading.Thread(target=handle_prompt, args=(rid, params), daemon=True).start()
+    elif method == "session/cancel":
+        pass
+    elif rid is not None:
+        send({"id": rid, "error": {"code": -32601, "message": f"unknown method {method}"}})
+
+
+if __name__ == "__main__":
+    rpc.serve(handle)
