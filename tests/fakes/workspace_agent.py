@@ -2,7 +2,8 @@
 
     python tests/fakes/workspace_agent.py
 
-A prompt whose text is a JSON list of actions is carried out in order through the client:
+A prompt whose last line is a JSON list of actions (after an optional @mention) is carried
+out in order through the client:
 
   {"read": PATH, "line": N, "limit": N}          fs/read_text_file (line, limit optional)
   {"write": PATH, "text": "..."}                 fs/write_text_file, announced first as a tool
@@ -141,8 +142,14 @@ ACTIONS = {"read": do_read, "write": do_write, "run": do_run}
 
 
 def actions_in(text: str) -> list[dict[str, Any]] | None:
+    """The actions of the prompt's last line, from its first `[` (a channel's prompt may
+    start with a mention, and unseen messages come before it)."""
+    lines = text.strip().splitlines()
+    last = lines[-1] if lines else ""
+    if "[" not in last:
+        return None
     try:
-        parsed = json.loads(text)
+        parsed = json.loads(last[last.index("[") :])
     except ValueError:
         return None
     if isinstance(parsed, list) and all(isinstance(a, dict) for a in parsed):
@@ -154,7 +161,7 @@ def handle_prompt(rid: int, params: dict[str, Any]) -> None:
     sid = params["sessionId"]
     blocks = params.get("prompt", [])
     text = "".join(b.get("text", "") for b in blocks if b.get("type") == "text")
-    actions = actions_in(text.strip())
+    actions = actions_in(text)
     if actions is None:
         chunk(sid, f"echo: {text}")
     for action in actions or []:
