@@ -378,7 +378,7 @@ async def handshake_failure(
 def client_capabilities() -> ClientCapabilities:
     """What Sidekicks offers the agent in `initialize`."""
     return ClientCapabilities(
-        fs=FileSystemCapabilities(read_text_file=False, write_text_file=False),
+        fs=FileSystemCapabilities(read_text_file=True, write_text_file=True),  # app/workspace/
         terminal=False,
         # Terminal sign-in is advertised both ways agents read it today (the SDK's field, and
         # the `terminal-auth` extension of claude and opencode).

@@ -8,6 +8,7 @@ It composes the parts, each in its own file:
   session_settings.py  each member's session modes and options, the person's choices, presets
   streaming.py   what the agents' typed session events do (answer, usage, commands, permissions)
   permissions.py the permission requests waiting for the person
+  workspaces.py  each member's file access (app/workspace/): roots, prompts, conflict notices
   commands.py    the agents' slash commands, kept across launches
   publishing.py  events for the page and the views that reads take off the loop (reading.py)
 """
@@ -31,12 +32,15 @@ from app.channels.sessions import Sessions
 from app.channels.state import ChannelState
 from app.channels.streaming import Streaming
 from app.channels.turns import Turns
+from app.channels.workspaces import Workspaces
 from app.core.errors import UserError
 from app.events.bus import EventBus
 from app.history.base import History
 from app.i18n import _
+from app.models.changes import FileChange
 from app.models.conversation import Channel, Command
 from app.models.sessions import MemberSession as SessionOffer
+from app.workspace.changes import ChangeLog
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
@@ -56,7 +60,9 @@ class ChannelEngine:
         streaming = Streaming(
             self._registry, self._publisher, self._permissions, self._commands, self._settings
         )
-        self._sessions = Sessions(self._registry, streaming, self._settings)
+        self._changes = ChangeLog(bus, lambda: self._registry.history)
+        workspaces = Workspaces(self._registry, self._publisher, supervisor, self._changes)
+        self._sessions = Sessions(self._registry, streaming, self._settings, workspaces)
         self._turns = Turns(
             self._registry,
             self._publisher,
@@ -158,6 +164,14 @@ class ChannelEngine:
                 log.info("could not prepare %s: %s", agent, err)
 
         await asyncio.gather(*(prepare_member(a) for a in todo))
+
+    # ---- file changes ------------------------------------------------------------------------
+
+    def changes(self, channel_id: str) -> list[FileChange]:
+        return self._changes.changes(self._registry.get(channel_id).id)
+
+    def revert(self, channel_id: str, change_ids: list[str]) -> list[FileChange]:
+        return self._changes.revert(self._registry.get(channel_id).id, change_ids)
 
     # ---- session modes and options -----------------------------------------------------------
 

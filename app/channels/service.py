@@ -113,13 +113,13 @@ class ChannelService:
     @exposed
     def Changes(self, id: str) -> list[FileChange]:
         """Extension: the files agents changed in this channel, oldest first."""
-        raise NotImplementedError  # contract first: built next (issue 15)
+        return self._core.call(lambda: self._engine.changes(id))
 
     @exposed
     def Revert(self, id: str, changeIds: list[str]) -> list[FileChange]:
         """Extension: puts the files of these changes back as they were before, newest change
         first; refused, with what changed, when a file changed since. The updated records."""
-        raise NotImplementedError  # contract first: built next (issue 15)
+        return self._core.call(lambda: self._engine.revert(id, changeIds))
 
     @exposed
     def AttachFile(self, id: str, path: str) -> Attachment:

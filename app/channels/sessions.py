@@ -12,6 +12,7 @@ from app.channels.registry import ChannelRegistry
 from app.channels.session_settings import SessionSettings
 from app.channels.state import ChannelState, OpenSession
 from app.channels.streaming import Streaming
+from app.channels.workspaces import Workspaces
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
@@ -32,9 +33,14 @@ class SessionRouter:
 
 class Sessions:
     def __init__(
-        self, registry: ChannelRegistry, streaming: Streaming, settings: SessionSettings
+        self,
+        registry: ChannelRegistry,
+        streaming: Streaming,
+        settings: SessionSettings,
+        workspaces: Workspaces,
     ) -> None:
         self._registry = registry
+        self._workspaces = workspaces
         self._streaming = streaming
         self._settings = settings
         # One opening at a time per channel and agent (a turn and a SetMode may both ask).
@@ -57,10 +63,11 @@ class Sessions:
             return existing.session_id
         member = state.member(agent)
         router = SessionRouter(self._streaming, state.id, agent)
+        workspace = self._workspaces.for_session(state.id, agent, conn, router)
         if member.session_id and conn.supports_load:
             router.loading = True
             try:
-                setup = await conn.load_session(member.session_id, router)
+                setup = await conn.load_session(member.session_id, router, workspace)
             except Exception as err:
                 log.info("%s could not resume session %s: %s", agent, member.session_id, err)
             else:
@@ -69,7 +76,7 @@ class Sessions:
                 return member.session_id
             finally:
                 router.loading = False
-        setup = await conn.new_session(router)
+        setup = await conn.new_session(router, workspace)
         session_id = setup.session_id
         if member.session_id:
             member.last_seen = ""  # a new session knows nothing: give it the latest messages

@@ -161,6 +161,11 @@ class AgentDef(_Section):
     cwd: str | None = Field(
         None, description="Working folder of the agent and its sessions (default: home)."
     )
+    folders: list[NonEmpty] = Field(
+        default_factory=list,
+        description="More folders the agent may write files in without asking, besides its "
+        "cwd (relative to the configuration file's folder, like cwd).",
+    )
     mcp_servers: list[McpServer] = Field(default_factory=list, alias="mcpServers")
     mode: NonEmpty | None = Field(
         None,

@@ -270,6 +270,7 @@ def _environment_warnings(
             line, col = value_position(node, "cwd") or (1, 1)
             message = folder_missing(f"`{cwd_path}`")
             out.append(_at(text, line, col, message, warning=True))
+        out += _missing_folders(text, node, agent.get("folders"), base_dir)
         command = agent.get("command")
         if isinstance(command, list) and command and isinstance(command[0], str) and command[0]:
             env = agent.get("env")
@@ -282,6 +283,22 @@ def _environment_warnings(
                     program=f"`{command[0]}`"
                 )
                 out.append(_at(text, line, col, message, warning=True))
+    return out
+
+
+def _missing_folders(text: str, node: Any, folders: Any, base_dir: Path) -> list[Problem]:
+    """A `folders:` entry that is not a folder is a warning, as for `cwd`."""
+    if not isinstance(folders, list):
+        return []
+    seq = node.get("folders") if isinstance(node, dict) else None
+    out = []
+    for index, folder in enumerate(folders):
+        if not isinstance(folder, str) or not folder:
+            continue
+        path = resolve_cwd(folder, base_dir)
+        if not path.is_dir():
+            line, col = value_position(seq, index) or value_position(node, "folders") or (1, 1)
+            out.append(_at(text, line, col, folder_missing(f"`{path}`"), warning=True))
     return out
 
 

@@ -8,7 +8,9 @@ from typing import Protocol
 
 from pydantic import Field
 
+from app.history.change_records import ChangeTexts
 from app.history.records import decode_messages
+from app.models.changes import FileChange
 from app.models.conversation import Channel, Command, Message, Usage
 from app.models.sessions import MemberSession as SessionOffer
 from app.models.wire import WireModel
@@ -84,7 +86,7 @@ class History(Protocol):
         """Creates or replaces a channel's record (name, members, sessions, last responder)."""
 
     def delete_channel(self, channel_id: str) -> None:
-        """Deletes the channel and all its messages."""
+        """Deletes the channel, all its messages and its file changes."""
 
     def add_message(self, message: Message) -> None:
         """Keeps a finished message after the channel's others (a message already kept, same
@@ -114,6 +116,19 @@ class History(Protocol):
         """The agent's last announced slash commands ([] if it never announced any)."""
 
     def put_commands(self, agent: str, commands: list[Command]) -> None: ...
+
+    def add_change(self, change: FileChange, texts: ChangeTexts) -> None:
+        """Keeps a file change of the channel `change.channel` and the texts a revert needs
+        (deleted with the channel)."""
+
+    def put_change(self, change: FileChange) -> None:
+        """Replaces a kept change's record (e.g. marked reverted); its texts stay."""
+
+    def changes(self, channel_id: str) -> list[FileChange]:
+        """The channel's file changes, oldest first (change ids sort by creation time)."""
+
+    def change_texts(self, channel_id: str, change_id: str) -> ChangeTexts | None:
+        """The texts before and after a kept change; None for a change not kept."""
 
     def close(self) -> None:
         """Releases the files and the lock; the object is not used afterwards."""

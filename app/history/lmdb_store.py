@@ -42,6 +42,7 @@ from app.history.failures import (
     is_damage,
     is_lasting,
 )
+from app.history.lmdb_changes import CHANGES_DB, LmdbChanges
 from app.history.lmdb_format import (
     ID_WIDTH,
     MAX_DBS,
@@ -78,7 +79,7 @@ _END = b"\xff"  # sorts after every position (they start with a zero byte): the 
 _MAX_ID_BYTES = 256
 
 
-class LmdbHistory:
+class LmdbHistory(LmdbChanges):
     """`History` in an LMDB environment in `folder` (created if missing). `lock`, if given, is
     released by `close()`: `open_history` hands over the folder's lock with the database (if
     the constructor raises, the lock stays the caller's to release)."""
@@ -98,7 +99,7 @@ class LmdbHistory:
             str(folder),
             map_size=INITIAL_MAP_SIZE,
             subdir=True,
-            max_dbs=MAX_DBS,
+            max_dbs=MAX_DBS + 1,  # + the file changes (app/history/lmdb_changes.py)
             sync=True,
             metasync=True,
             writemap=False,
@@ -110,6 +111,7 @@ class LmdbHistory:
             # a full map too (a database reopened with a map just its size, see _grow).
             dbs = self._write(self._open_sub_databases)
             self._channels, self._timeline, self._positions, self._commands, _meta = dbs
+            self._changes = self._write(lambda txn: self._env.open_db(CHANGES_DB, txn=txn))
             self._check_ends()
             mark_started(folder)
         except BaseException:
@@ -173,7 +175,7 @@ class LmdbHistory:
 
         def delete(txn: lmdb.Transaction[bytes]) -> None:
             txn.delete(prefix, db=self._channels)
-            for db in (self._timeline, self._positions):
+            for db in (self._timeline, self._positions, self._changes):
                 cursor = txn.cursor(db=db)
                 found = cursor.set_range(prefix)
                 # delete() moves the cursor to the next record: the loop walks the range once.

@@ -12,6 +12,13 @@ from __future__ import annotations
 import threading
 
 from app.history.base import PAGE, HistoryClosed, RecordPage, StoredChannel
+from app.history.change_records import (
+    ChangeTexts,
+    decode_change,
+    decode_texts,
+    encode_change,
+    encode_texts,
+)
 from app.history.problems import ProblemListener, ProblemReport
 from app.history.records import (
     decode_commands,
@@ -19,6 +26,7 @@ from app.history.records import (
     encode_commands,
     encode_message,
 )
+from app.models.changes import FileChange
 from app.models.conversation import Command, Message
 
 
@@ -48,6 +56,8 @@ class MemoryHistory:
         self._channels: dict[str, bytes] = {}
         self._messages: dict[str, _ChannelMessages] = {}
         self._commands: dict[str, bytes] = {}
+        # channel id -> change id -> (record, compressed texts), as the database keeps them
+        self._changes: dict[str, dict[str, tuple[bytes, bytes]]] = {}
 
     @property
     def problem(self) -> str:
@@ -71,6 +81,7 @@ class MemoryHistory:
         with self._lock:
             self._channels.pop(channel_id, None)
             self._messages.pop(channel_id, None)
+            self._changes.pop(channel_id, None)
 
     def add_message(self, message: Message) -> None:
         record = encode_message(message)
@@ -118,6 +129,29 @@ class MemoryHistory:
         record = encode_commands(commands)
         with self._lock:
             self._commands[agent] = record
+
+    def add_change(self, change: FileChange, texts: ChangeTexts) -> None:
+        kept = (encode_change(change), encode_texts(texts))
+        with self._lock:
+            self._changes.setdefault(change.channel, {})[change.id] = kept
+
+    def put_change(self, change: FileChange) -> None:
+        record = encode_change(change)
+        with self._lock:
+            found = self._changes.get(change.channel, {}).get(change.id)
+            if found is not None:
+                self._changes[change.channel][change.id] = (record, found[1])
+
+    def changes(self, channel_id: str) -> list[FileChange]:
+        with self._lock:
+            found = self._changes.get(channel_id, {})
+            records = [found[change_id][0] for change_id in sorted(found)]
+        return [decode_change(record) for record in records]
+
+    def change_texts(self, channel_id: str, change_id: str) -> ChangeTexts | None:
+        with self._lock:
+            found = self._changes.get(channel_id, {}).get(change_id)
+        return decode_texts(found[1]) if found is not None else None
 
     def close(self) -> None:
         """Nothing to release (what is in memory goes with the app), but a page still reading

@@ -1,0 +1,103 @@
+"""File change records in the history database (mixed into LmdbHistory).
+
+Sub-database `changes` (added beside format 2's; an older Sidekicks ignores it):
+
+  channel id + change id + b"r"  -> the FileChange's wire JSON
+  channel id + change id + b"t"  -> the texts before and after, zlib-compressed JSON
+
+Change ids sort by creation time, so a channel's changes are one key range, oldest first, and
+deleting the channel's range deletes them with it (LmdbHistory.delete_channel).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from typing import TypeVar
+
+import lmdb
+
+from app.history.change_records import (
+    ChangeTexts,
+    decode_change,
+    decode_texts,
+    encode_change,
+    encode_texts,
+)
+from app.history.lmdb_format import ID_WIDTH
+from app.models.changes import FileChange
+
+T = TypeVar("T")
+CHANGES_DB = b"changes"
+_RECORD, _TEXTS = b"r", b"t"
+
+
+def _key(channel_id: str, change_id: str, kind: bytes) -> bytes | None:
+    channel, change = channel_id.encode(), change_id.encode()
+    if len(channel) != ID_WIDTH or len(change) != ID_WIDTH:
+        return None  # no change is kept under another width (and "" would match every key)
+    return channel + change + kind
+
+
+class LmdbChanges:
+    """The change methods of `History`, on LmdbHistory's environment."""
+
+    _changes: lmdb._Database
+
+    def _write(self, change: Callable[[lmdb.Transaction[bytes]], T]) -> T:
+        raise NotImplementedError  # LmdbHistory's
+
+    def _reading(self, db: lmdb._Database) -> AbstractContextManager[lmdb.Transaction[bytes]]:
+        raise NotImplementedError  # LmdbHistory's
+
+    def add_change(self, change: FileChange, texts: ChangeTexts) -> None:
+        record_key = _key(change.channel, change.id, _RECORD)
+        texts_key = _key(change.channel, change.id, _TEXTS)
+        if record_key is None or texts_key is None:
+            raise ValueError(f"not a change id: {change.channel}/{change.id}")
+        record, packed = encode_change(change), encode_texts(texts)
+
+        def add(txn: lmdb.Transaction[bytes]) -> None:
+            txn.put(record_key, record, db=self._changes)
+            txn.put(texts_key, packed, db=self._changes)
+
+        self._write(add)
+
+    def put_change(self, change: FileChange) -> None:
+        key = _key(change.channel, change.id, _RECORD)
+        if key is None:
+            return
+        record = encode_change(change)
+
+        def put(txn: lmdb.Transaction[bytes]) -> None:
+            if txn.get(key, db=self._changes) is not None:
+                txn.put(key, record, db=self._changes)
+
+        self._write(put)
+
+    def changes(self, channel_id: str) -> list[FileChange]:
+        prefix = channel_id.encode()
+        if len(prefix) != ID_WIDTH:
+            return []
+        with self._reading(self._changes) as txn:
+            records = list(_records(txn.cursor(db=self._changes), prefix))
+        return [decode_change(record) for record in records]
+
+    def change_texts(self, channel_id: str, change_id: str) -> ChangeTexts | None:
+        key = _key(channel_id, change_id, _TEXTS)
+        if key is None:
+            return None
+        with self._reading(self._changes) as txn:
+            packed = txn.get(key)
+        return decode_texts(packed) if packed is not None else None
+
+
+def _records(cursor: lmdb.Cursor[bytes], prefix: bytes) -> Iterator[bytes]:
+    found = cursor.set_range(prefix)
+    while found:
+        key = cursor.key()
+        if not key.startswith(prefix):
+            return
+        if key.endswith(_RECORD):
+            yield bytes(cursor.value())
+        found = cursor.next()

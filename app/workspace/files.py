@@ -1,0 +1,181 @@
+"""Reading and writing the person's text files for an agent (ACP `fs/*`): absolute paths,
+UTF-8 only, `line`/`limit` windows, atomic writes that keep the file's mode.
+
+Every failure is a `WorkspaceError` whose sentence names the path: it is what the agent reads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import os
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.acp.workspace import WorkspaceError
+from app.i18n import _
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """What a file held when an agent read or wrote it: compared to see if it changed since."""
+
+    sha256: str
+    size: int
+
+    @staticmethod
+    def of(data: bytes) -> Version:
+        return Version(hashlib.sha256(data).hexdigest(), len(data))
+
+
+def absolute(path: str) -> Path:
+    """The agent's path, which ACP requires to be absolute (a relative one would depend on a
+    working folder the agent and Sidekicks may not share)."""
+    if not path or "\x00" in path or not os.path.isabs(path):
+        raise WorkspaceError(
+            "invalid", _("{path} is not an absolute path: give the full path").format(path=path)
+        )
+    return Path(os.path.normpath(path))
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes; not found, a folder, or unreadable, said with the path."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise WorkspaceError("not_found", _("{path} does not exist").format(path=path)) from None
+    except IsADirectoryError:
+        raise WorkspaceError(
+            "invalid", _("{path} is a folder, not a file").format(path=path)
+        ) from None
+    except PermissionError:
+        raise WorkspaceError(
+            "refused", _("{path} cannot be read: permission denied").format(path=path)
+        ) from None
+    except OSError as error:
+        raise WorkspaceError(
+            "failed",
+            _("{path} cannot be read: {reason}").format(path=path, reason=error.strerror),
+        ) from None
+
+
+def current_bytes(path: Path) -> bytes | None:
+    """The file's bytes, or None when it does not exist (before a write)."""
+    try:
+        return read_bytes(path)
+    except WorkspaceError as error:
+        if error.kind == "not_found":
+            return None
+        raise
+
+
+def decode(path: Path, data: bytes) -> str:
+    """The text of a UTF-8 file; a binary file or another encoding is refused by name."""
+    if b"\x00" in data:
+        raise WorkspaceError(
+            "invalid", _("{path} is a binary file, not a text file").format(path=path)
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise WorkspaceError(
+            "invalid",
+            _("{path} is not UTF-8 text (invalid byte at offset {offset})").format(
+                path=path, offset=error.start
+            ),
+        ) from None
+
+
+def window(text: str, line: int | None, limit: int | None) -> str:
+    """`limit` lines from `line` (1-based), as ACP defines them; the whole text by default."""
+    if line is not None and line < 1:
+        raise WorkspaceError("invalid", _("line must be 1 or more, not {line}").format(line=line))
+    if limit is not None and limit < 0:
+        raise WorkspaceError(
+            "invalid", _("limit must be 0 or more, not {limit}").format(limit=limit)
+        )
+    if line is None and limit is None:
+        return text
+    lines = text.splitlines(keepends=True)
+    start = (line or 1) - 1
+    end = len(lines) if limit is None else start + limit
+    return "".join(lines[start:end])
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replaces the file in one step (a temporary file in the same folder, synced, renamed
+    over it): a reader or a crash sees the old text or the new, never half of it. An existing
+    file keeps its mode; a new one gets the usual mode (0666 less the umask)."""
+    try:
+        info = os.stat(path)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+        mode = stat.S_IMODE(info.st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_UMASK
+    except OSError as error:
+        raise _write_error(path, error) from None
+    try:
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:
+        raise _write_error(path, error) from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fchmod(f.fileno(), mode)
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise _write_error(path, error) from None
+    _sync_folder(path.parent)
+
+
+def delete(path: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """The rename itself is durable once the folder is synced (POSIX; not possible on Windows)."""
+    if os.name != "posix":
+        return
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _umask() -> int:
+    # Read once, at import: setting it back and forth later would race with other threads.
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
+_UMASK = _umask()
+
+
+def _write_error(path: Path, error: OSError) -> WorkspaceError:
+    if isinstance(error, IsADirectoryError) or error.errno == errno.EISDIR:
+        return WorkspaceError("invalid", _("{path} is a folder, not a file").format(path=path))
+    if isinstance(error, PermissionError):
+        return WorkspaceError(
+            "refused", _("{path} cannot be written: permission denied").format(path=path)
+        )
+    if isinstance(error, FileNotFoundError):
+        return WorkspaceError(
+            "not_found", _("{path} cannot be written: its folder does not exist").format(path=path)
+        )
+    return WorkspaceError(
+        "failed", _("{path} cannot be written: {reason}").format(path=path, reason=error.strerror)
+    )

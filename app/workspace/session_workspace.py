@@ -1,0 +1,165 @@
+"""The `Workspace` (app/acp/workspace.py) of one agent in one channel: its file reads and
+writes, and its commands (forwarded to the channel's terminals).
+
+Reads are allowed wherever the person can read (as Zed does); each read is remembered as "this
+agent saw this version" so that a later write over someone else's change is noticed. Writes go
+inside the agent's roots (its `cwd` and `folders:`) freely; elsewhere only if the person allows
+it in the conversation. Every write is recorded as a change (app/workspace/changes.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Protocol
+
+from app.acp.workspace import TerminalExit, TerminalOutput, TerminalRequest, WorkspaceError
+from app.i18n import _
+from app.workspace import files
+from app.workspace.changes import PERSON, ChangeLog
+from app.workspace.files import Version
+from app.workspace.roots import Roots, resolved
+
+
+class Terminals(Protocol):
+    """The commands agents run (app/workspace/terminals.py)."""
+
+    async def create(self, request: TerminalRequest) -> str: ...
+
+    async def output(self, terminal_id: str) -> TerminalOutput: ...
+
+    async def wait(self, terminal_id: str) -> TerminalExit: ...
+
+    async def kill(self, terminal_id: str) -> None: ...
+
+    async def release(self, terminal_id: str) -> None: ...
+
+
+class WorkspaceHost(Protocol):
+    """What the workspace needs from the conversation it works for (app/channels)."""
+
+    def answer_message_id(self) -> str:
+        """The agent's answer in progress in this channel ("" when it is not answering)."""
+        ...
+
+    async def allow_outside_write(self, path: Path) -> bool:
+        """Asks the person whether the agent may write `path`, outside its folders."""
+        ...
+
+    def conflict_notice(self, text: str) -> None:
+        """Shows a notice in the conversation."""
+        ...
+
+
+class SessionWorkspace:
+    def __init__(
+        self,
+        *,
+        channel: str,
+        agent: str,
+        roots: Roots,
+        changes: ChangeLog,
+        host: WorkspaceHost,
+        terminals: Terminals | None = None,
+    ) -> None:
+        self.channel, self.agent = channel, agent
+        self.roots = roots
+        self._changes = changes
+        self._host = host
+        self._terminals = terminals
+        self._seen: dict[Path, Version] = {}  # by resolved path: what this agent last saw
+
+    # ---- files -------------------------------------------------------------------------------
+
+    async def read_text_file(self, path: str, line: int | None, limit: int | None) -> str:
+        target = resolved(files.absolute(path))
+        # Off the core loop: a large file takes a while to read, check and hash.
+        text, version = await asyncio.to_thread(_read, target)
+        self._seen[target] = version
+        return files.window(text, line, limit)
+
+    async def write_text_file(self, path: str, content: str) -> None:
+        asked = files.absolute(path)
+        target = resolved(asked)
+        inside = self.roots.contain(target)
+        if not inside and not await self._host.allow_outside_write(asked):
+            raise WorkspaceError(
+                "refused",
+                _("writing {path} was refused: it is outside the agent's folders").format(
+                    path=asked
+                ),
+            )
+        before_bytes = files.current_bytes(target)
+        before = None if before_bytes is None else files.decode(target, before_bytes)
+        conflict = self._conflict(target, before_bytes)
+        if inside and not target.parent.exists():
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise WorkspaceError(
+                    "failed",
+                    _("{path} cannot be written: {reason}").format(
+                        path=asked, reason=error.strerror
+                    ),
+                ) from None
+        data = content.encode("utf-8")
+        files.write_atomic(target, data)
+        self._seen[target] = Version.of(data)
+        self._changes.record(
+            channel=self.channel,
+            message_id=self._host.answer_message_id(),
+            agent=self.agent,
+            path=target,
+            before=before,
+            after=content,
+            conflict_with=conflict,
+        )
+
+    def _conflict(self, target: Path, now: bytes | None) -> str:
+        """Who changed the file since this agent last read or wrote it ("" when nobody did);
+        the conversation is told."""
+        seen = self._seen.get(target)
+        if seen is None:
+            return ""  # never seen: the agent writes it knowingly whole
+        current = Version.of(now) if now is not None else None
+        if current == seen:
+            return ""
+        who = self._changes.who_changed(target, current)
+        if who == PERSON:
+            notice = _(
+                "{agent} wrote {path}, which someone outside Sidekicks changed since {agent} "
+                "last read it"
+            ).format(agent=f"@{self.agent}", path=target)
+        else:
+            notice = _(
+                "{agent} wrote {path}, which {other} changed since {agent} last read it"
+            ).format(agent=f"@{self.agent}", path=target, other=f"@{who}")
+        self._host.conflict_notice(notice)
+        return who
+
+    # ---- terminals ---------------------------------------------------------------------------
+
+    def _require_terminals(self) -> Terminals:
+        if self._terminals is None:
+            raise WorkspaceError("refused", _("Sidekicks does not run commands for agents yet"))
+        return self._terminals
+
+    async def create_terminal(self, request: TerminalRequest) -> str:
+        return await self._require_terminals().create(request)
+
+    async def terminal_output(self, terminal_id: str) -> TerminalOutput:
+        return await self._require_terminals().output(terminal_id)
+
+    async def wait_for_terminal_exit(self, terminal_id: str) -> TerminalExit:
+        return await self._require_terminals().wait(terminal_id)
+
+    async def kill_terminal(self, terminal_id: str) -> None:
+        await self._require_terminals().kill(terminal_id)
+
+    async def release_terminal(self, terminal_id: str) -> None:
+        await self._require_terminals().release(terminal_id)
+
+
+def _read(target: Path) -> tuple[str, Version]:
+    data = files.read_bytes(target)
+    return files.decode(target, data), Version.of(data)
