@@ -5,6 +5,7 @@ conversation, an `agent` method's button, an `env_var` method's key form and sig
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -146,3 +147,47 @@ def test_a_key_form_signs_in_keeps_the_key_out_of_the_page_and_signs_out(
         expect(card.get_by_test_id("signin-saved")).to_have_count(0, timeout=WAIT)
     assert secret not in config.read_text(encoding="utf-8")
     assert secret not in (tmp_path / "app.log").read_text(encoding="utf-8", errors="replace")
+
+
+def test_a_terminal_method_signs_in_in_the_window_terminal(tmp_path: Path, shots: Path) -> None:
+    config = tmp_path / "sign-in.yaml"
+    config.write_text("agents:\n" + fake_agent("claude", "claude_like.py"), encoding="utf-8")
+    env = {**secrets_env(tmp_path), "FAKE_CREDENTIALS": str(tmp_path / "credentials")}
+    with running_app(["--config", str(config)], tmp_path / "app.log", env) as (page, _proc):
+        page.set_viewport_size({"width": 1280, "height": 860})
+        open_direct(page, "claude")
+        send(page, "hello after a login")
+        notice = page.get_by_test_id("signin-notice")
+        method = notice.locator("[data-testid=signin-method][data-type=terminal]").first
+        expect(method.get_by_test_id("signin-command")).not_to_be_empty(timeout=WAIT)
+        dialog = page.locator("[data-testid=signin-terminal][open]")
+        screen = dialog.get_by_test_id("signin-terminal-screen")
+        rows = screen.locator(".xterm-rows")
+
+        # Escape leaves the terminal (the keyboard is never trapped in it): the command ends.
+        method.get_by_test_id("signin-terminal-open").click()
+        expect(rows).to_contain_text("Paste your code:", timeout=WAIT)
+        page.keyboard.press("Escape")
+        expect(page.locator("[data-testid=signin-terminal]")).to_have_count(0)
+        assert not (tmp_path / "credentials").exists()
+
+        method.get_by_test_id("signin-terminal-open").click()
+        expect(dialog).to_have_attribute("data-phase", "running", timeout=WAIT)
+        expect(rows).to_contain_text("Paste your code:", timeout=WAIT)
+        # The command runs on a terminal of the dialog's size (fitted, never 0×0).
+        expect(rows).to_contain_text(re.compile(r"size [1-9]\d*x[1-9]\d*"))
+        screen.click()
+        page.keyboard.type("code-1234")
+        page.keyboard.press("Enter")
+        expect(dialog).to_have_attribute("data-phase", "exited", timeout=WAIT)
+        expect(dialog).to_have_attribute("data-code", "0")
+        expect(rows).to_contain_text("Signed in")
+        assert (tmp_path / "credentials").read_text(encoding="utf-8") == "code-1234"
+        page.screenshot(path=str(shots / "sign-in-terminal.png"))
+        dialog.get_by_test_id("signin-terminal-done").click()
+        expect(page.locator("[data-testid=signin-terminal]")).to_have_count(0)
+
+        page.get_by_test_id("signin-send-again").click(timeout=WAIT)
+        expect(page.locator(f"{MESSAGE}[data-role=agent]").last).to_contain_text(
+            "hello after a login", timeout=WAIT
+        )
