@@ -26,6 +26,7 @@ from app.core.loop import LoopThread
 from app.events.bus import EventBus
 from app.history.base import History
 from app.history.open import open_history
+from app.paths import data_dir
 
 log = logging.getLogger(__name__)
 CLOSE_TIMEOUT = 20.0  # agents stop in parallel within ~8 s
@@ -86,7 +87,7 @@ class Sidekicks:
         history.on_problem(
             lambda problem: self._core.call_soon(lambda: self._history_problem(history, problem))
         )
-        self._engine.attach(history)
+        self._engine.attach(history, data_dir(config_path))  # pasted images kept there
 
     def _history_problem(self, history: History, problem: str) -> None:
         if self._engine.history is history:  # not one replaced by another configuration's

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -29,7 +29,6 @@ from acp.schema import (
     FileSystemCapabilities,
     Implementation,
     InitializeResponse,
-    TextContentBlock,
 )
 
 from app.acp.client import SessionHandler, SidekicksClient
@@ -38,6 +37,8 @@ from app.acp.lines import JsonLines
 from app.acp.mcp import mcp_servers_for
 from app.acp.notices import Notices
 from app.acp.process import AgentProcess, SpawnError
+from app.acp.prompt_content import prompt_support, sdk_prompt
+from app.acp.prompts import PromptBlock, PromptText
 from app.acp.translate import auth_methods, session_options, session_setup
 from app.acp.updates import AuthMethod, SessionOption, SessionSetup
 from app.acp.workspace import Workspace
@@ -281,15 +282,15 @@ class AgentConnection:
         )
         return session_options(response.config_options)
 
-    async def prompt(self, session_id: str, text: str) -> StopReason:
-        """Sends one user turn; returns the stop reason."""
+    async def prompt(self, session_id: str, prompt: str | Sequence[PromptBlock]) -> StopReason:
+        """Sends one user turn (text, or typed blocks with files: app/acp/prompts.py, read now
+        and sent as the agent's promptCapabilities allow); returns the stop reason."""
         conn = self._require()
+        blocks = [PromptText(prompt)] if isinstance(prompt, str) else prompt
+        support = prompt_support(self.info.agent_capabilities if self.info else None)
+        content = await asyncio.to_thread(sdk_prompt, blocks, support)  # reads files
         response = await self._watch_auth(
-            self._request(
-                conn.prompt(
-                    session_id=session_id, prompt=[TextContentBlock(type="text", text=text)]
-                )
-            )
+            self._request(conn.prompt(session_id=session_id, prompt=content))
         )
         reason: StopReason = response.stop_reason
         return reason

@@ -53,6 +53,16 @@ def choose_file(window: Any) -> str | None:
     return str(result[0] if isinstance(result, list | tuple) else result)
 
 
+def choose_files(window: Any) -> list[str]:
+    """Files to attach to a message (any kind, several at once); [] when cancelled."""
+    import webview
+
+    result = window.create_file_dialog(webview.FileDialog.OPEN, allow_multiple=True)
+    if not result:
+        return []
+    return [str(path) for path in (result if isinstance(result, list | tuple) else [result])]
+
+
 def run_window(sk: Sidekicks) -> None:
     import webview
 
@@ -93,6 +103,7 @@ def run_window(sk: Sidekicks) -> None:
     window.events.resized += on_resized
     window.events.moved += on_moved
     sk.api.ConfigService._set_file_chooser(lambda: choose_file(window))
+    sk.api.ChannelService._set_files_chooser(lambda: choose_files(window))
 
     def close_when_shown() -> None:
         # A window not shown yet cannot be destroyed, and pywebview's destroy() gives up (raises)

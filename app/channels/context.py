@@ -3,8 +3,10 @@ seen yet (at most the last 20, each cut to 1500 characters), so agents see each 
 
 from __future__ import annotations
 
+from app.acp.prompts import PromptBlock, PromptText
+from app.channels.attachments import prompt_file
 from app.i18n import _
-from app.models.conversation import Message
+from app.models.conversation import Attachment, Message
 
 CONTEXT_MESSAGES = 20
 CONTEXT_CHARS = 1500
@@ -22,6 +24,9 @@ def context_lines(unseen: list[Message], agent: str) -> list[str]:
     lines = []
     for message in unseen:
         text = message_text(message)
+        if message.attachments:  # the files went to the agents it was for; their names here
+            names = ", ".join(a.name for a in message.attachments)
+            text = f"{text} [attached: {names}]".strip()
         if message.role == "system" or not text or message.agent == agent:
             continue
         author = "user" if message.role == "user" else f"@{message.agent}"
@@ -37,3 +42,8 @@ def build_prompt(text: str, unseen: list[Message], agent: str, channel_name: str
     header = _("Messages in {where} since your last answer:").format(where=where)
     footer = _("The message for you:")
     return "\n".join([header, *lines, "", footer, text])
+
+
+def prompt_blocks(text: str, attachments: list[Attachment]) -> list[PromptBlock]:
+    """The prompt's text, then one block per attached file (sent as the agent can take it)."""
+    return [PromptText(text), *(prompt_file(a) for a in attachments)]

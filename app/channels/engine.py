@@ -11,16 +11,19 @@ It composes the parts, each in its own file:
   workspaces.py  each member's file access (app/workspace/): roots, prompts, conflict notices
   commands.py    the agents' slash commands, kept across launches
   publishing.py  events for the page and the views that reads take off the loop (reading.py)
+  attachments.py files and images staged for the next message, pasted images in the data folder
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.acp.errors import describe_error
 from app.agents.supervisor import Supervisor
+from app.channels.attachments import Attachments, find_in_messages
 from app.channels.commands import CommandCatalog
 from app.channels.membership import Membership
 from app.channels.permissions import PermissionBroker
@@ -38,7 +41,7 @@ from app.events.bus import EventBus
 from app.history.base import History
 from app.i18n import _
 from app.models.changes import FileChange
-from app.models.conversation import Channel, Command
+from app.models.conversation import Attachment, Channel, Command
 from app.models.sessions import MemberSession as SessionOffer
 from app.workspace.changes import ChangeLog
 
@@ -71,6 +74,7 @@ class ChannelEngine:
             self._sessions,
             supervisor,
         )
+        self._attachments = Attachments()
 
     # ---- history -----------------------------------------------------------------------------
 
@@ -78,8 +82,10 @@ class ChannelEngine:
     def history(self) -> History:
         return self._registry.history
 
-    def attach(self, history: History) -> None:
+    def attach(self, history: History, data_folder: Path | None = None) -> None:
+        """Opens `history`; pasted images go to `data_folder` (the configuration's)."""
         self._registry.attach(history)
+        self._attachments.open(data_folder)
         self._commands.clear()
         self._publisher.channels()
 
@@ -109,6 +115,7 @@ class ChannelEngine:
         state = self._registry.get(channel_id)
         await self._turns.stop_channel(state)
         self._registry.remove(state)
+        self._attachments.delete_channel(state.id)
         self._publisher.channels()
 
     def direct(self, agent: str) -> Channel:
@@ -127,8 +134,42 @@ class ChannelEngine:
 
     # ---- conversation ------------------------------------------------------------------------
 
-    def send(self, channel_id: str, text: str) -> str:
-        return self._turns.send(self._registry.get(channel_id), text)
+    def send(self, channel_id: str, text: str, attachment_ids: list[str] | None = None) -> str:
+        state = self._registry.get(channel_id)
+        attachments = self._attachments.staged(channel_id, attachment_ids or [])
+        message_id = self._turns.send(state, text, attachments)
+        self._attachments.taken(channel_id, attachments)
+        return message_id
+
+    # ---- attachments -------------------------------------------------------------------------
+
+    def attach_file(self, channel_id: str, path: str) -> Attachment:
+        return self._attachments.stage_file(self._registry.get(channel_id).id, path)
+
+    def attach_image(self, channel_id: str, name: str, mime: str, data: str) -> Attachment:
+        return self._attachments.stage_image(self._registry.get(channel_id).id, name, mime, data)
+
+    def unattach(self, channel_id: str, attachment_id: str) -> None:
+        self._attachments.unstage(self._registry.get(channel_id).id, attachment_id)
+
+    def attachment(self, channel_id: str, attachment_id: str) -> Attachment:
+        """A staged attachment of the channel's, or one of its messages' (newest first)."""
+        state = self._registry.get(channel_id)
+        found = self._attachments.find_staged(channel_id, attachment_id)
+        found = found or find_in_messages(state.queue_view(), attachment_id)
+        messages, more = self.history.last_messages(channel_id)
+        while found is None:
+            found = find_in_messages(messages, attachment_id)
+            if found is not None or not more or not messages:
+                break
+            messages, more = self.history.messages_before(channel_id, messages[0].id)
+        if found is None:
+            raise UserError(_("no such attachment in this conversation"))
+        return found
+
+    def image_data(self, attachment: Attachment) -> str:
+        """The image's data: URL; any thread (reads the file)."""
+        return self._attachments.data_url(attachment)
 
     async def cancel(self, channel_id: str) -> None:
         await self._turns.cancel(self._registry.get(channel_id))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from app.channels.engine import ChannelEngine
 from app.channels.reading import Conversation, Page, read_conversation, read_older
 from app.core.expose import exposed
@@ -16,11 +18,14 @@ from app.models.wire import WireJson
 STOP_TIMEOUT = 20.0
 PREPARE_TIMEOUT = 180.0
 
+FilesChooser = Callable[[], list[str]]
+
 
 class ChannelService:
     def __init__(self, engine: ChannelEngine, core: LoopThread) -> None:
         self._engine = engine
         self._core = core
+        self._file_chooser: FilesChooser = lambda: []  # headless: no window for a dialog
 
     @exposed
     def List(self) -> list[Channel]:
@@ -61,9 +66,7 @@ class ChannelService:
     def Send(self, id: str, text: str, attachments: list[str] | None = None) -> str:
         """Adds a user message and returns its id; it waits (queued) if the channel answers.
         Extension: `attachments` are ids from AttachFile/AttachImage, sent with the text."""
-        if attachments:
-            raise NotImplementedError  # contract first: built next (issue 15)
-        return self._core.call(lambda: self._engine.send(id, text))
+        return self._core.call(lambda: self._engine.send(id, text, attachments))
 
     @exposed
     def Cancel(self, id: str) -> None:
@@ -124,10 +127,31 @@ class ChannelService:
     @exposed
     def AttachFile(self, id: str, path: str) -> Attachment:
         """Extension: a file of the person's (absolute path) to send with the next message."""
-        raise NotImplementedError  # contract first: built next (issue 15)
+        return self._core.call(lambda: self._engine.attach_file(id, path))
 
     @exposed
     def AttachImage(self, id: str, name: str, mime: str, data: str) -> Attachment:
         """Extension: an image (base64 `data`, pasted or dropped) kept in the data folder, to
         send with the next message."""
-        raise NotImplementedError  # contract first: built next (issue 15)
+        return self._core.call(lambda: self._engine.attach_image(id, name, mime, data))
+
+    @exposed
+    def ChooseFiles(self) -> list[str]:
+        """Extension: shows the native chooser for files to attach; their absolute paths ([]
+        when cancelled). Attach each with AttachFile."""
+        return list(self._file_chooser())
+
+    @exposed
+    def RemoveAttachment(self, id: str, attachmentId: str) -> None:
+        """Extension: takes back an attachment not sent yet (a pasted image's copy goes)."""
+        self._core.call(lambda: self._engine.unattach(id, attachmentId))
+
+    @exposed
+    def AttachmentData(self, id: str, attachmentId: str) -> str:
+        """Extension: an attached image of this conversation as a `data:` URL, to show it."""
+        attachment = self._core.call(lambda: self._engine.attachment(id, attachmentId))
+        return self._engine.image_data(attachment)  # read here, not on the loop
+
+    def _set_files_chooser(self, chooser: FilesChooser) -> None:
+        """The window installs the native dialog here (tests install their own)."""
+        self._file_chooser = chooser

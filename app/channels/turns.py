@@ -13,9 +13,10 @@ import logging
 from typing import TYPE_CHECKING
 
 from app.acp.errors import describe_error, with_stderr
+from app.acp.prompts import PromptBlock
 from app.agents.supervisor import Supervisor
 from app.channels.answer import Answer
-from app.channels.context import CONTEXT_MESSAGES, build_prompt
+from app.channels.context import CONTEXT_MESSAGES, build_prompt, prompt_blocks
 from app.channels.membership import Membership
 from app.channels.permissions import PermissionBroker
 from app.channels.publishing import Publisher, new_message
@@ -27,7 +28,7 @@ from app.core.errors import UserError
 from app.core.text import valid_text
 from app.history.failures import failure_reason
 from app.i18n import _
-from app.models.conversation import Message, Part, StopReason
+from app.models.conversation import Attachment, Message, Part, StopReason
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
@@ -61,11 +62,15 @@ class Turns:
 
     # ---- sending -----------------------------------------------------------------------------
 
-    def send(self, state: ChannelState, text: str) -> str:
-        if not text.strip():
+    def send(
+        self, state: ChannelState, text: str, attachments: list[Attachment] | None = None
+    ) -> str:
+        if not text.strip() and not attachments:  # files alone are a message
             raise UserError(_("the message is empty"))
         text = valid_text(text)  # a paste may carry half a character (a lone UTF-16 half)
-        message = new_message(state.id, "user", parts=[Part(kind="text", text=text)])
+        message = new_message(
+            state.id, "user", parts=[Part(kind="text", text=text)], attachments=attachments or []
+        )
         if state.busy:
             message.queued = True
             state.queue.append(message)
@@ -188,7 +193,8 @@ class Turns:
         answer = turn.answer.message
         self._publisher.message(answer)
         try:
-            stop_reason = await _await_prompt(state.scope, turn, prompt)
+            blocks = prompt_blocks(prompt, message.attachments)  # files read as it is sent
+            stop_reason = await _await_prompt(state.scope, turn, blocks)
             # Some agents answer a cancel with end_turn.
             answer.stop_reason = "cancelled" if state.scope.cancelled else stop_reason
         except Exception as err:
@@ -293,7 +299,9 @@ async def _take_turn(scope: CancelScope, lock: asyncio.Lock) -> bool:
     return False
 
 
-async def _await_prompt(scope: CancelScope, turn: ActiveTurn, prompt: str) -> StopReason:
+async def _await_prompt(
+    scope: CancelScope, turn: ActiveTurn, prompt: list[PromptBlock]
+) -> StopReason:
     """The prompt's stop reason; "cancelled" if the agent ignores a cancel for too long."""
     task = asyncio.ensure_future(turn.conn.prompt(turn.session_id, prompt))
     abandoned = asyncio.ensure_future(scope.wait_abandoned())

@@ -22,6 +22,8 @@ Behaviours (combine freely):
   permission-twice   the same, twice in one turn
   commands           announce slash commands on `session/new`
   usage              report context usage after each prompt
+  prompt-rich        declare promptCapabilities image and embeddedContext (attachments, #15)
+  prompt-links       declare promptCapabilities with neither (files go as resource_link)
   non-object-lines, endless-line, stray-sessions, bad-answer, close-stdout
                      hostile stdout on a prompt: see tests/fakes/hostile_output.py
 
@@ -118,9 +120,13 @@ def handle(message: dict[str, Any]) -> None:
             send({"id": rid, "error": {"code": -32603, "message": "fake agent refuses"}})
             return
         version = 2 if "protocol-2" in BEHAVIOURS else 1
+        capabilities: dict[str, Any] = {"loadSession": "load-session" in BEHAVIOURS}
+        if BEHAVIOURS & {"prompt-rich", "prompt-links"}:  # silent otherwise, as some agents are
+            rich = "prompt-rich" in BEHAVIOURS
+            capabilities["promptCapabilities"] = {"image": rich, "embeddedContext": rich}
         send({"id": rid, "result": {
             "protocolVersion": version,
-            "agentCapabilities": {"loadSession": "load-session" in BEHAVIOURS},
+            "agentCapabilities": capabilities,
             "agentInfo": {"name": "fake", "version": "0"},
         }})  # fmt: skip
         if "exit-after-init" in BEHAVIOURS:

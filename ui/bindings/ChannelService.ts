@@ -23,6 +23,11 @@ export function AttachImage(id: string, name: string, mime: string, data: string
   return call("ChannelService", "AttachImage", id, name, mime, data);
 }
 
+/** Extension: an attached image of this conversation as a `data:` URL, to show it. */
+export function AttachmentData(id: string, attachmentId: string): Promise<string> {
+  return call("ChannelService", "AttachmentData", id, attachmentId);
+}
+
 /** Stops the current answer, the agents still due and the queued messages. */
 export function Cancel(id: string): Promise<void> {
   return call("ChannelService", "Cancel", id);
@@ -31,6 +36,11 @@ export function Cancel(id: string): Promise<void> {
 /** Extension: the files agents changed in this channel, oldest first. */
 export function Changes(id: string): Promise<FileChange[]> {
   return call("ChannelService", "Changes", id);
+}
+
+/** Extension: shows the native chooser for files to attach; their absolute paths ([] when cancelled). Attach each with AttachFile. */
+export function ChooseFiles(): Promise<string[]> {
+  return call("ChannelService", "ChooseFiles");
 }
 
 /** The agent's last announced slash commands, kept from one launch to the next. */
@@ -71,6 +81,11 @@ export function Older(id: string, beforeId: string): Promise<Page> {
 /** Starts the members that never announced commands and opens their sessions. */
 export function Prepare(id: string): Promise<void> {
   return call("ChannelService", "Prepare", id);
+}
+
+/** Extension: takes back an attachment not sent yet (a pasted image's copy goes). */
+export function RemoveAttachment(id: string, attachmentId: string): Promise<void> {
+  return call("ChannelService", "RemoveAttachment", id, attachmentId);
 }
 
 /** Removes an agent; the channel shows `agent-left`. */

@@ -1,0 +1,250 @@
+"""Files and images the person attaches to a message (issue 15), staged per channel until Send.
+
+A chosen or dropped file stays where it is: the message keeps its absolute path, and the agents
+read it when the message is sent to them. A pasted image (base64 from the page) is written to
+`<data folder>/attachments/<channel>/<id>.<ext>` (the configuration's data folder, beside its
+history): history records keep paths, never bytes, and the folder goes with the channel.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import logging
+import mimetypes
+import os
+import re
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+
+from app.acp.prompts import IMAGE_LIMIT, PromptFile
+from app.core.errors import UserError
+from app.core.ids import new_id
+from app.i18n import _
+from app.models.conversation import Attachment, Message
+
+log = logging.getLogger(__name__)
+
+FOLDER = "attachments"
+STAGED_PER_CHANNEL = 20  # attachments waiting for one message
+IMAGE_MAGIC = {
+    "image/png": (".png", (b"\x89PNG\r\n\x1a\n",)),
+    "image/jpeg": (".jpg", (b"\xff\xd8\xff",)),
+    "image/gif": (".gif", (b"GIF87a", b"GIF89a")),
+    "image/webp": (".webp", (b"RIFF",)),  # and "WEBP" at offset 8: checked below
+}
+_ID = re.compile(r"^[0-9A-Z]{26}$")
+
+
+def attachment_kind(mime: str) -> str:
+    return "image" if mime in IMAGE_MAGIC else "file"
+
+
+def prompt_file(attachment: Attachment) -> PromptFile:
+    return PromptFile(
+        attachment.path,
+        attachment.name,
+        attachment.mime,
+        attachment.size,
+        attachment.kind == "image",
+    )
+
+
+def image_mime(data: bytes) -> str:
+    """The image type its first bytes say ("" when none of the four)."""
+    for mime, (_ext, magics) in IMAGE_MAGIC.items():
+        if any(data.startswith(magic) for magic in magics):
+            if mime == "image/webp" and data[8:12] != b"WEBP":
+                continue
+            return mime
+    return ""
+
+
+class Attachments:
+    """The staged attachments of each channel, and the images kept in the data folder."""
+
+    def __init__(self) -> None:
+        self.folder: Path | None = None  # the configuration's data folder (None: no history)
+        self._staged: dict[str, dict[str, Attachment]] = {}
+
+    def open(self, folder: Path | None) -> None:
+        """Another configuration's data folder; what was staged for the last one goes."""
+        self.folder = folder
+        self._staged = {}
+
+    # ---- staging -----------------------------------------------------------------------------
+
+    def stage_file(self, channel: str, path: str) -> Attachment:
+        if not path or not os.path.isabs(path):
+            raise UserError(_("attach a file by its absolute path, not “{path}”").format(path=path))
+        try:
+            info = os.stat(path)
+        except OSError:
+            raise UserError(_("{path} does not exist").format(path=path)) from None
+        if not stat.S_ISREG(info.st_mode):
+            raise UserError(
+                _("{path} is not a file (only files can be attached)").format(path=path)
+            )
+        if not os.access(path, os.R_OK):
+            raise UserError(_("{path} cannot be read (permission denied)").format(path=path))
+        mime = mimetypes.guess_type(path, strict=False)[0] or ""
+        if attachment_kind(mime) == "image" and info.st_size <= IMAGE_LIMIT:
+            with open(path, "rb") as f:  # an image in name only is attached as a file
+                mime = image_mime(f.read(16)) or "application/octet-stream"
+        attachment = Attachment(
+            id=new_id(),
+            kind="image" if attachment_kind(mime) == "image" else "file",
+            name=os.path.basename(path),
+            path=os.path.normpath(path),
+            mime=mime,
+            size=info.st_size,
+        )
+        return self._stage(channel, attachment)
+
+    def stage_image(self, channel: str, name: str, mime: str, data: str) -> Attachment:
+        if mime not in IMAGE_MAGIC:
+            raise UserError(
+                _("only PNG, JPEG, GIF and WebP images can be attached, not “{mime}”").format(
+                    mime=mime
+                )
+            )
+        if len(data) > (IMAGE_LIMIT * 4) // 3 + 4:
+            raise UserError(_("this image is too big: 10 MB at most"))
+        try:
+            raw = base64.b64decode(data, validate=True)
+        except (binascii.Error, ValueError):
+            raise UserError(_("the image's data is not valid base64")) from None
+        if len(raw) > IMAGE_LIMIT:
+            raise UserError(_("this image is too big: 10 MB at most"))
+        if image_mime(raw) != mime:
+            raise UserError(_("this data is not a {mime} image").format(mime=mime))
+        if self.folder is None:
+            raise UserError(_("images cannot be kept: this configuration has no data folder"))
+        attachment_id = new_id()
+        target = self._channel_folder(channel) / f"{attachment_id}{IMAGE_MAGIC[mime][0]}"
+        _write_atomically(target, raw)
+        safe_name = os.path.basename(name.replace("\\", "/")).strip() or target.name
+        attachment = Attachment(
+            id=attachment_id,
+            kind="image",
+            name=safe_name[:200],
+            path=str(target),
+            mime=mime,
+            size=len(raw),
+        )
+        return self._stage(channel, attachment)
+
+    def _stage(self, channel: str, attachment: Attachment) -> Attachment:
+        staged = self._staged.setdefault(channel, {})
+        if len(staged) >= STAGED_PER_CHANNEL:
+            self._discard_file(channel, attachment)
+            raise UserError(
+                _("{count} attachments at most for one message").format(count=STAGED_PER_CHANNEL)
+            )
+        staged[attachment.id] = attachment
+        return attachment
+
+    def unstage(self, channel: str, attachment_id: str) -> None:
+        """The person removed it before sending: a pasted image's file goes too."""
+        attachment = self._staged.get(channel, {}).pop(attachment_id, None)
+        if attachment is not None:
+            self._discard_file(channel, attachment)
+
+    def staged(self, channel: str, ids: list[str]) -> list[Attachment]:
+        """The staged attachments with these ids, checked: refused (nothing taken) if one is
+        unknown or its file is gone."""
+        staged = self._staged.get(channel, {})
+        unknown = [i for i in ids if i not in staged]
+        if unknown:
+            raise UserError(
+                _("unknown attachment {id}: attach the file again").format(id=unknown[0])
+            )
+        chosen = [staged[i] for i in dict.fromkeys(ids)]
+        for attachment in chosen:
+            if not os.path.isfile(attachment.path):
+                raise UserError(
+                    _(
+                        "{path} no longer exists: remove it from the message or attach it again"
+                    ).format(path=attachment.path)
+                )
+        return chosen
+
+    def taken(self, channel: str, attachments: list[Attachment]) -> None:
+        """Sent: no longer staged (the message keeps them)."""
+        staged = self._staged.get(channel, {})
+        for attachment in attachments:
+            staged.pop(attachment.id, None)
+
+    def find_staged(self, channel: str, attachment_id: str) -> Attachment | None:
+        return self._staged.get(channel, {}).get(attachment_id)
+
+    # ---- images' bytes for the page ----------------------------------------------------------
+
+    def data_url(self, attachment: Attachment) -> str:
+        """The image as a data: URL (the page's CSP allows no file: URL)."""
+        if attachment.kind != "image" or attachment.mime not in IMAGE_MAGIC:
+            raise UserError(_("{name} is not an image").format(name=attachment.name))
+        try:
+            with open(attachment.path, "rb") as f:
+                raw = f.read(IMAGE_LIMIT + 1)
+        except OSError:
+            raise UserError(_("{path} no longer exists").format(path=attachment.path)) from None
+        if len(raw) > IMAGE_LIMIT or image_mime(raw) != attachment.mime:
+            raise UserError(
+                _("{name} is no longer the image attached").format(name=attachment.name)
+            )
+        return f"data:{attachment.mime};base64,{base64.b64encode(raw).decode('ascii')}"
+
+    # ---- deletion ----------------------------------------------------------------------------
+
+    def delete_channel(self, channel: str) -> None:
+        """The channel is deleted: its staged attachments and its images' folder go."""
+        self._staged.pop(channel, None)
+        if self.folder is None or not _ID.match(channel):
+            return
+        folder = self.folder / FOLDER / channel
+        try:
+            shutil.rmtree(folder)
+        except FileNotFoundError:
+            pass
+        except OSError:
+            log.warning("could not delete the images of a deleted channel", exc_info=True)
+
+    def _channel_folder(self, channel: str) -> Path:
+        assert self.folder is not None
+        if not _ID.match(channel):
+            raise UserError(_("this conversation cannot keep images"))
+        folder = self.folder / FOLDER / channel
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return folder
+
+    def _discard_file(self, channel: str, attachment: Attachment) -> None:
+        """Deletes a pasted image's file (never a file of the person's)."""
+        if self.folder is None or attachment.kind != "image":
+            return
+        path = Path(attachment.path)
+        if path.parent == self.folder / FOLDER / channel:
+            path.unlink(missing_ok=True)
+
+
+def find_in_messages(messages: list[Message], attachment_id: str) -> Attachment | None:
+    for message in messages:
+        for attachment in message.attachments:
+            if attachment.id == attachment_id:
+                return attachment
+    return None
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=target.suffix)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
