@@ -1,0 +1,209 @@
+"""An agent's commands as real processes: output and exit, environment and folder, errors the
+agent reads, and kill / release / close ending the whole process group — a grandchild that
+ignores SIGTERM included."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from app.acp.workspace import TerminalRequest, WorkspaceError
+from app.models.conversation import TerminalView
+from app.workspace.terminals import Terminals
+from tests.processes import alive
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX process groups")
+
+# Starts a grandchild that ignores SIGTERM, says both pids, then waits (ignoring nothing).
+STUBBORN = """
+import subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c", "import signal, time; "
+    "signal.signal(signal.SIGTERM, signal.SIG_IGN); print('armed', flush=True); time.sleep(60)"])
+print(f"pids {child.pid}", flush=True)
+time.sleep(60)
+"""
+
+
+class RecordingFeed:
+    """What the page would be told."""
+
+    def __init__(self) -> None:
+        self.started_views: list[TerminalView] = []
+        self.data: list[str] = []
+        self.exited_views: list[TerminalView] = []
+
+    def started(self, terminal_id: str, view: TerminalView) -> None:
+        self.started_views.append(view)
+
+    def output(self, terminal_id: str, data: str) -> None:
+        self.data.append(data)
+
+    def exited(self, terminal_id: str, view: TerminalView) -> None:
+        self.exited_views.append(view)
+
+
+def run(
+    scenario: Callable[[Terminals, RecordingFeed], Awaitable[None]], cwd: Path
+) -> RecordingFeed:
+    feed = RecordingFeed()
+
+    async def main() -> None:
+        terminals = Terminals(cwd, dict(os.environ, AGENT_VAR="agent"), feed)
+        try:
+            async with asyncio.timeout(20):
+                await scenario(terminals, feed)
+        finally:
+            await terminals.close()
+
+    asyncio.run(main())
+    return feed
+
+
+def python(script: str, **fields: object) -> TerminalRequest:
+    return TerminalRequest(command=sys.executable, args=("-c", script), **fields)  # type: ignore[arg-type]
+
+
+async def until(condition: Callable[[], object], timeout: float = 10.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+def test_a_command_s_output_and_errors_are_one_text_and_its_exit_code_is_returned(
+    tmp_path: Path,
+) -> None:
+    async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
+        script = "import sys; print('out', flush=True); print('err', file=sys.stderr); sys.exit(3)"
+        tid = await terminals.create(python(script))
+        ended = await terminals.wait(tid)
+        assert (ended.exit_code, ended.signal) == (3, None)
+        result = await terminals.output(tid)
+        assert result.output.split() == ["out", "err"]
+        assert not result.truncated
+        assert result.exit == ended
+
+    feed = run(scenario, tmp_path)
+    assert feed.started_views[0].command.startswith(f"{sys.executable} -c ")
+    assert feed.started_views[0].running
+    assert feed.exited_views[0].exit_code == 3
+    assert "".join(feed.data).split() == ["out", "err"]
+
+
+def test_a_command_gets_the_agent_s_environment_the_request_s_variables_and_its_folder(
+    tmp_path: Path,
+) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    show = "import os; print(os.environ['AGENT_VAR'], os.environ.get('EXTRA'), os.getcwd())"
+
+    async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
+        first = await terminals.create(python(show))
+        await terminals.wait(first)
+        assert (await terminals.output(first)).output.split() == ["agent", "None", str(tmp_path)]
+        second = await terminals.create(python(show, env=(("EXTRA", "x"),), cwd=str(other)))
+        await terminals.wait(second)
+        assert (await terminals.output(second)).output.split() == ["agent", "x", str(other)]
+
+    run(scenario, tmp_path)
+
+
+def test_a_command_reading_its_input_finds_it_closed(tmp_path: Path) -> None:
+    async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
+        tid = await terminals.create(python("import sys; print(repr(sys.stdin.read()))"))
+        assert (await terminals.wait(tid)).exit_code == 0
+        assert (await terminals.output(tid)).output.strip() == "''"
+
+    run(scenario, tmp_path)
+
+
+def test_bad_requests_are_errors_the_agent_reads(tmp_path: Path) -> None:
+    async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
+        cases = [
+            (TerminalRequest(command="true", cwd="relative/dir"), "invalid", "absolute"),
+            (TerminalRequest(command="true", cwd=str(tmp_path / "gone")), "not_found", "gone"),
+            (TerminalRequest(command="no-such-program-xyz"), "not_found", "no-such-program"),
+        ]
+        for request, kind, words in cases:
+            with pytest.raises(WorkspaceError) as caught:
+                await terminals.create(request)
+            assert caught.value.kind == kind
+            assert words in str(caught.value)
+        for call in (terminals.output, terminals.wait, terminals.kill, terminals.release):
+            with pytest.raises(WorkspaceError) as unknown:
+                await call("term-unknown")
+            assert unknown.value.kind == "not_found"
+
+    run(scenario, tmp_path)
+
+
+def test_the_output_limit_keeps_the_tail(tmp_path: Path) -> None:
+    async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
+        script = "print('é' * 1000 + 'END', end='')"
+        tid = await terminals.create(python(script, output_byte_limit=11))
+        await terminals.wait(tid)
+        result = await terminals.output(tid)
+        assert result.output == "ééééEND"
+        assert result.truncated
+
+    run(scenario, tmp_path)
+
+
+def stubborn_pids(feed: RecordingFeed) -> list[int]:
+    text = "".join(feed.data)
+    if "armed" not in text or "pids" not in text:
+        return []
+    return [int(text.split("pids ")[1].split()[0])]
+
+
+@pytest.mark.parametrize("how", ["kill", "release", "close"])
+def test_a_grandchild_that_ignores_sigterm_is_gone_after_each_way_of_ending(
+    tmp_path: Path, how: str
+) -> None:
+    seen: dict[str, object] = {}
+
+    async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
+        tid = await terminals.create(python(STUBBORN))
+        await until(lambda: stubborn_pids(feed))
+        command = terminals._terminals[tid].command
+        seen["pids"] = [command.pid, *stubborn_pids(feed)]
+        if how == "kill":
+            await terminals.kill(tid)
+            seen["exit"] = (await terminals.output(tid)).exit
+        elif how == "release":
+            await terminals.release(tid)
+            with pytest.raises(WorkspaceError):
+                await terminals.output(tid)
+        else:
+            await terminals.close()
+            with pytest.raises(WorkspaceError):
+                await terminals.create(TerminalRequest(command="true"))
+        assert not any(alive(pid) for pid in seen["pids"])  # type: ignore[attr-defined]
+
+    feed = run(scenario, tmp_path)
+    assert feed.exited_views and feed.exited_views[0].signal == "SIGTERM"
+    if how == "kill":
+        assert seen["exit"] is not None
+
+
+def test_a_command_that_leaves_a_background_child_ends_and_release_ends_the_child(
+    tmp_path: Path,
+) -> None:
+    script = (
+        "import subprocess, sys; p = subprocess.Popen([sys.executable, '-c', "
+        "'import time; time.sleep(60)']); print(p.pid, flush=True)"
+    )
+
+    async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
+        tid = await terminals.create(python(script))
+        assert (await terminals.wait(tid)).exit_code == 0  # the pipe is still open: not waited
+        child = int((await terminals.output(tid)).output.strip())
+        assert alive(child)
+        await terminals.release(tid)
+        assert not alive(child)
+
+    run(scenario, tmp_path)
