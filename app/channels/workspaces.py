@@ -5,6 +5,7 @@ permission prompt for a write outside the agent's folders, the conflict notices.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,13 +18,15 @@ from app.core.ids import new_id
 from app.i18n import _
 from app.workspace.changes import ChangeLog
 from app.workspace.roots import Roots
-from app.workspace.session_workspace import SessionWorkspace
+from app.workspace.session_workspace import SessionWorkspace, Terminals
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
     from app.channels.sessions import SessionRouter
 
 ALLOW, REJECT = "allow", "reject"
+# The member's commands (channel id, agent, its connection) -> its Terminals (terminal_hub.py).
+TerminalsFor = Callable[[str, str, "AgentConnection"], Terminals]
 
 
 class ConversationHost:
@@ -89,10 +92,13 @@ class Workspaces:
         publisher: Publisher,
         supervisor: Supervisor,
         changes: ChangeLog,
+        terminals: TerminalsFor | None = None,
     ) -> None:
+        """Without `terminals`, the agents' terminal requests are refused."""
         self._registry, self._publisher = registry, publisher
         self._supervisor = supervisor
         self.changes = changes
+        self.terminals = terminals
 
     def for_session(
         self, channel_id: str, agent: str, conn: AgentConnection, router: SessionRouter
@@ -104,6 +110,7 @@ class Workspaces:
             roots=self.roots(agent, conn),
             changes=self.changes,
             host=host,
+            terminals=self.terminals(channel_id, agent, conn) if self.terminals else None,
         )
 
     def roots(self, agent: str, conn: AgentConnection) -> Roots:
