@@ -100,7 +100,7 @@ def print_report(report: dict[str, Any]) -> None:
         print("   needs sign-in: yes")
     if "session" in report:
         print(f"   session  {report['session']}")
-    if "modes" in report:
+    if report.get("modes"):
         print(f"   modes    {', '.join(report['modes'])} (current: {report['mode']})")
     for option, detail in report.get("options", {}).items():
         print(f"   option   {option} = {detail['value']} of {', '.join(detail['choices'])}")
