@@ -48,8 +48,7 @@ def test_a_change_made_outside_sidekicks_is_noticed_as_such(desk: Desk) -> None:
     mark = desk.log.mark()
     desk.run(room, [{"write": str(path), "text": "mine again\n"}])
     assert notices(desk, room, mark) == [
-        f"@writer wrote {path}, which someone outside Sidekicks changed since @writer last "
-        "read it"
+        f"@writer wrote {path}, which someone outside Sidekicks changed since @writer last read it"
     ]
     assert desk.channels.Changes(room)[-1].conflict_with == "you"
 

@@ -1,0 +1,103 @@
+"""Reading and writing rules (app/workspace/files.py) and the agent's folders (roots.py)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from app.acp.workspace import WorkspaceError
+from app.workspace import files
+from app.workspace.roots import Roots
+
+
+def test_a_relative_path_is_refused_as_invalid_with_a_sentence() -> None:
+    with pytest.raises(WorkspaceError, match="not an absolute path") as caught:
+        files.absolute("src/main.py")
+    assert caught.value.kind == "invalid" and caught.value.code == -32602
+
+
+def test_line_and_limit_select_lines_counted_from_one() -> None:
+    text = "a\nb\nc\nd"
+    assert files.window(text, None, None) == text
+    assert files.window(text, 2, None) == "b\nc\nd"
+    assert files.window(text, 2, 2) == "b\nc\n"
+    assert files.window(text, None, 1) == "a\n"
+    assert files.window(text, 9, 3) == ""
+    with pytest.raises(WorkspaceError, match="line must be 1 or more"):
+        files.window(text, 0, None)
+    with pytest.raises(WorkspaceError, match="limit must be 0 or more"):
+        files.window(text, 1, -1)
+
+
+def test_a_binary_file_and_another_encoding_are_refused_by_name(tmp_path: Path) -> None:
+    with pytest.raises(WorkspaceError, match="binary"):
+        files.decode(tmp_path / "x.bin", b"abc\x00def")
+    with pytest.raises(
+        WorkspaceError, match=r"x\.txt is not UTF-8 text \(invalid byte at offset 3"
+    ):
+        files.decode(tmp_path / "x.txt", "abcé".encode("latin-1"))
+    assert files.decode(tmp_path / "ok.txt", "héllo ✓".encode()) == "héllo ✓"
+
+
+def test_missing_files_and_folders_are_told_apart(tmp_path: Path) -> None:
+    with pytest.raises(WorkspaceError) as missing:
+        files.read_bytes(tmp_path / "nope")
+    assert missing.value.kind == "not_found"
+    assert files.current_bytes(tmp_path / "nope") is None
+    with pytest.raises(WorkspaceError, match="is a folder") as folder:
+        files.read_bytes(tmp_path)
+    assert folder.value.kind == "invalid"
+
+
+def test_an_atomic_write_keeps_the_mode_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    target = folder / "tool.sh"
+    target.write_text("old", encoding="utf-8")
+    os.chmod(target, 0o750)
+    files.write_atomic(target, b"new")
+    assert target.read_bytes() == b"new"
+    assert os.stat(target).st_mode & 0o777 == 0o750
+    assert sorted(p.name for p in folder.iterdir()) == ["tool.sh"]
+
+
+def test_a_new_file_gets_the_usual_mode(tmp_path: Path) -> None:
+    target = tmp_path / "fresh.txt"
+    files.write_atomic(target, b"x")
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert os.stat(target).st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_writing_over_a_folder_or_into_a_missing_one_fails_with_the_path(tmp_path: Path) -> None:
+    with pytest.raises(WorkspaceError, match="is a folder"):
+        files.write_atomic(tmp_path, b"x")
+    with pytest.raises(WorkspaceError, match="folder does not exist") as caught:
+        files.write_atomic(tmp_path / "no" / "such.txt", b"x")
+    assert caught.value.kind == "not_found"
+
+
+def test_roots_contain_their_files_but_not_a_dot_dot_or_symlink_escape(tmp_path: Path) -> None:
+    work, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    work.mkdir()
+    elsewhere.mkdir()
+    (work / "link").symlink_to(elsewhere)
+    (work / "file-link").symlink_to(elsewhere / "secret.txt")
+    roots = Roots([work])
+    assert roots.contain(work / "a" / "new.txt")
+    assert roots.contain(work)
+    assert not roots.contain(work / ".." / "elsewhere" / "x")
+    assert not roots.contain(work / "link" / "x")
+    assert not roots.contain(work / "file-link")
+    assert not roots.contain(tmp_path / "work-sibling" / "x")  # a prefix is not a parent
+
+
+def test_a_root_reached_through_a_symlink_is_compared_resolved(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "alias").symlink_to(real)
+    roots = Roots([tmp_path / "alias", tmp_path / "extra"])
+    assert roots.contain(real / "x.txt")
+    assert roots.contain(tmp_path / "extra" / "y.txt")
