@@ -3,7 +3,9 @@ reverting: kept in the history with the texts a revert needs, announced as `chan
 
 from __future__ import annotations
 
+import asyncio
 import difflib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,6 +23,8 @@ from app.i18n import _
 from app.models.changes import FileChange
 from app.workspace import files
 from app.workspace.files import Version
+
+log = logging.getLogger(__name__)
 
 # A diff is for reading: past this size the record keeps its beginning and says it was cut
 # (a revert uses the full texts, kept apart).
@@ -73,6 +77,11 @@ class ChangeLog:
         self._bus = bus
         self._history = history
         self._last_writes: dict[Path, LastWrite] = {}  # by resolved path, this run only
+        self._locks: dict[Path, asyncio.Lock] = {}
+
+    def writing(self, path: Path) -> asyncio.Lock:
+        """Held while a file is read, written and recorded (one write at a time per file)."""
+        return self._locks.setdefault(path, asyncio.Lock())
 
     def who_changed(self, path: Path, now: Version | None) -> str:
         """Whose write the file holds now: an agent's name, or PERSON when none of ours."""
@@ -81,7 +90,7 @@ class ChangeLog:
             return last.agent
         return PERSON
 
-    def record(
+    async def record(
         self,
         *,
         channel: str,
@@ -92,9 +101,10 @@ class ChangeLog:
         after: str,
         conflict_with: str = "",
     ) -> FileChange:
-        """Keeps the change of a write that was made, then tells the page."""
+        """Keeps the change of a write that was made, then tells the page. A change that
+        cannot be kept (the history failed) is logged: the write was made all the same."""
         self._last_writes[path] = LastWrite(agent, Version.of(after.encode()))
-        diff, additions, deletions = unified_diff(str(path), before, after)
+        diff, additions, deletions = await asyncio.to_thread(unified_diff, str(path), before, after)
         change = FileChange(
             id=new_id(),
             channel=channel,
@@ -108,7 +118,11 @@ class ChangeLog:
             deletions=deletions,
             conflict_with=conflict_with,
         )
-        self._history().add_change(change, ChangeTexts(before, after))
+        try:
+            self._history().add_change(change, ChangeTexts(before, after))
+        except Exception:
+            log.exception("the change %s of %s to %s could not be kept", change.id, agent, path)
+            return change
         self._announce(channel, [change])
         return change
 

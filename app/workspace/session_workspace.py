@@ -89,39 +89,30 @@ class SessionWorkspace:
                     path=asked
                 ),
             )
-        before_bytes = files.current_bytes(target)
-        before = None if before_bytes is None else files.decode(target, before_bytes)
-        conflict = self._conflict(target, before_bytes)
-        if inside and not target.parent.exists():
-            try:
-                target.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise WorkspaceError(
-                    "failed",
-                    _("{path} cannot be written: {reason}").format(
-                        path=asked, reason=error.strerror
-                    ),
-                ) from None
         data = content.encode("utf-8")
-        files.write_atomic(target, data)
-        self._seen[target] = Version.of(data)
-        self._changes.record(
-            channel=self.channel,
-            message_id=self._host.answer_message_id(),
-            agent=self.agent,
-            path=target,
-            before=before,
-            after=content,
-            conflict_with=conflict,
-        )
+        # One write at a time per file (across agents and channels), so that the text before
+        # is the text replaced; the file work happens off the core loop.
+        async with self._changes.writing(target):
+            before, now = await asyncio.to_thread(_before, target)
+            conflict = self._conflict(target, now)
+            await asyncio.to_thread(_write, target, data, inside)
+            self._seen[target] = Version.of(data)
+            await self._changes.record(
+                channel=self.channel,
+                message_id=self._host.answer_message_id(),
+                agent=self.agent,
+                path=target,
+                before=before,
+                after=content,
+                conflict_with=conflict,
+            )
 
-    def _conflict(self, target: Path, now: bytes | None) -> str:
+    def _conflict(self, target: Path, current: Version | None) -> str:
         """Who changed the file since this agent last read or wrote it ("" when nobody did);
         the conversation is told."""
         seen = self._seen.get(target)
         if seen is None:
             return ""  # never seen: the agent writes it knowingly whole
-        current = Version.of(now) if now is not None else None
         if current == seen:
             return ""
         who = self._changes.who_changed(target, current)
@@ -163,3 +154,25 @@ class SessionWorkspace:
 def _read(target: Path) -> tuple[str, Version]:
     data = files.read_bytes(target)
     return files.decode(target, data), Version.of(data)
+
+
+def _before(target: Path) -> tuple[str | None, Version | None]:
+    """The file's text and version before a write (None, None: it does not exist). A file
+    that is not UTF-8 text is not overwritten: its change could not be recorded to revert."""
+    data = files.current_bytes(target)
+    if data is None:
+        return None, None
+    return files.decode(target, data), Version.of(data)
+
+
+def _write(target: Path, data: bytes, create_folders: bool) -> None:
+    """Missing folders are created inside the agent's folders only."""
+    if create_folders and not target.parent.exists():
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise WorkspaceError(
+                "failed",
+                _("{path} cannot be written: {reason}").format(path=target, reason=error.strerror),
+            ) from None
+    files.write_atomic(target, data)
