@@ -88,6 +88,12 @@ class AgentConnection:
         self.info: InitializeResponse | None = None
         self.auth_methods: tuple[AuthMethod, ...] = ()
 
+    @property
+    def env(self) -> dict[str, str]:
+        """The variables the agent was given on top of the app's environment (its commands
+        get them too: app/workspace/terminals.py)."""
+        return dict(self._env)
+
     def note(self, line: str) -> None:
         """Sidekicks' own line in the agent's log: streamed (`agent:log`) and kept for `Logs`."""
         if self._log_ring is not None:
@@ -380,7 +386,7 @@ def client_capabilities() -> ClientCapabilities:
     """What Sidekicks offers the agent in `initialize`."""
     return ClientCapabilities(
         fs=FileSystemCapabilities(read_text_file=True, write_text_file=True),  # app/workspace/
-        terminal=False,
+        terminal=True,  # app/workspace/terminals.py
         # Terminal sign-in is advertised both ways agents read it today (the SDK's field, and
         # the `terminal-auth` extension of claude and opencode).
         auth=AuthCapabilities(terminal=True),

@@ -11,12 +11,23 @@ U+FFFD if the part ends first (another part starts, or the answer finishes).
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from app.acp.updates import PlanChanged, TextDelta, ToolChange
 from app.core.text import REPLACEMENT, is_high_surrogate, valid_text
 from app.events.payloads import MessageDelta
-from app.models.conversation import Diff, Location, Message, Part, PartKind, PlanEntry, ToolCall
+from app.models.conversation import (
+    Diff,
+    Location,
+    Message,
+    Part,
+    PartKind,
+    PlanEntry,
+    TerminalView,
+    ToolCall,
+)
 
 
 def merge_tool(tool: ToolCall, change: ToolChange) -> None:
@@ -48,8 +59,13 @@ def merge_tool(tool: ToolCall, change: ToolChange) -> None:
 
 
 class Answer:
-    def __init__(self, message: Message) -> None:
+    def __init__(
+        self,
+        message: Message,
+        terminal_view: Callable[[str], TerminalView] = lambda id: TerminalView(id=id),
+    ) -> None:
         self.message = message
+        self._terminal_view = terminal_view  # what a terminal a tool call names shows now
         self._tools: dict[str, int] = {}
         self._plan: int | None = None
         self._half: TextDelta | None = None  # a high surrogate waiting for its pair
@@ -105,8 +121,38 @@ class Answer:
             self.message.parts.append(Part(kind="tool", tool=ToolCall(id=tool_id)))
         tool = self.message.parts[index].tool
         assert tool is not None
+        terminal_ids = change.terminals
+        if terminal_ids is not None:
+            # The terminal itself is shown: not the "[terminal id]" stand-in text.
+            stand_ins = {f"[terminal {t}]" for t in terminal_ids}
+            texts = tuple(t for t in change.texts or () if t not in stand_ins)
+            change = dataclasses.replace(change, texts=texts)
+            tool.terminals = [self._terminal_view(t) for t in terminal_ids]
         merge_tool(tool, change)
         return [*deltas, self._delta(index, part=self.message.parts[index])]
+
+    def terminal(self, view: TerminalView) -> list[MessageDelta]:
+        """A terminal shown in this answer changed (it ended): the tool calls showing it."""
+        deltas = []
+        for index, part in enumerate(self.message.parts):
+            tool = part.tool
+            if tool is not None and any(t.id == view.id for t in tool.terminals):
+                tool.terminals = [view if t.id == view.id else t for t in tool.terminals]
+                deltas.append(self._delta(index, part=part))
+        return deltas
+
+    def final_terminals(self) -> list[MessageDelta]:
+        """The answer ends: each terminal shown gets its latest output (the final one for
+        those that ended; what it printed so far for one still running)."""
+        deltas = []
+        for index, part in enumerate(self.message.parts):
+            tool = part.tool
+            if tool is not None and tool.terminals:
+                views = [self._terminal_view(t.id) for t in tool.terminals]
+                if views != tool.terminals:
+                    tool.terminals = views
+                    deltas.append(self._delta(index, part=part))
+        return deltas
 
     def tool_call(self, tool_id: str) -> ToolCall | None:
         index = self._tools.get(tool_id)

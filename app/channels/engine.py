@@ -34,6 +34,7 @@ from app.channels.session_settings import Preset, SessionSettings
 from app.channels.sessions import Sessions
 from app.channels.state import ChannelState
 from app.channels.streaming import Streaming
+from app.channels.terminal_hub import TerminalHub
 from app.channels.turns import Turns
 from app.channels.workspaces import Workspaces
 from app.core.errors import UserError
@@ -64,7 +65,10 @@ class ChannelEngine:
             self._registry, self._publisher, self._permissions, self._commands, self._settings
         )
         self._changes = ChangeLog(bus, lambda: self._registry.history)
-        workspaces = Workspaces(self._registry, self._publisher, supervisor, self._changes)
+        self._terminals = TerminalHub(bus, self._registry, self._publisher)
+        workspaces = Workspaces(
+            self._registry, self._publisher, supervisor, self._changes, self._terminals.of
+        )
         self._sessions = Sessions(self._registry, streaming, self._settings, workspaces)
         self._turns = Turns(
             self._registry,
@@ -73,6 +77,7 @@ class ChannelEngine:
             self._membership,
             self._sessions,
             supervisor,
+            self._terminals,
         )
         self._attachments = Attachments()
 
@@ -93,6 +98,7 @@ class ChannelEngine:
         """Stops every answer (an answer in progress is not kept), then closes the history."""
         states = list(self._registry.states.values())
         await asyncio.gather(*(self._turns.stop_channel(s) for s in states))
+        await self._terminals.close_all()  # those of no channel's (none expected): no orphans
         self._publisher.forget_views()
         self._registry.detach()
 
@@ -129,6 +135,7 @@ class ChannelEngine:
         state.due = [a for a in state.due if a != agent]
         if state.answering_agent(agent):
             await self._turns.cancel_answer(state)
+        await self._terminals.close_member(state.id, agent)
         self._membership.leave(state, agent)
         return state.channel
 

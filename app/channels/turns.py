@@ -24,6 +24,7 @@ from app.channels.registry import ChannelRegistry
 from app.channels.routing import Route, route
 from app.channels.sessions import Sessions
 from app.channels.state import ActiveTurn, CancelScope, ChannelState
+from app.channels.terminal_hub import TerminalHub
 from app.core.errors import UserError
 from app.core.text import valid_text
 from app.history.failures import failure_reason
@@ -48,6 +49,7 @@ class Turns:
         membership: Membership,
         sessions: Sessions,
         supervisor: Supervisor,
+        terminals: TerminalHub,
     ) -> None:
         self._registry = registry
         self._publisher = publisher
@@ -55,6 +57,7 @@ class Turns:
         self._membership = membership
         self._sessions = sessions
         self._supervisor = supervisor
+        self._terminals = terminals  # agents' commands: killed by Stop, closed with the channel
         self._agent_locks: dict[str, asyncio.Lock] = {}
 
     def agent_lock(self, agent: str) -> asyncio.Lock:
@@ -186,9 +189,8 @@ class Turns:
                 if m.id != message.id
             ]
             prompt = build_prompt(decided.text, unseen, agent, state.channel.name)
-        turn = ActiveTurn(
-            agent, Answer(new_message(state.id, "agent", agent=agent, done=False)), conn, session_id
-        )
+        started = new_message(state.id, "agent", agent=agent, done=False)
+        turn = ActiveTurn(agent, Answer(started, self._terminals.view), conn, session_id)
         state.turn = turn
         answer = turn.answer.message
         self._publisher.message(answer)
@@ -204,7 +206,8 @@ class Turns:
         except BaseException:  # the task was cancelled: the answer is not kept
             self._end_answer(state, agent)
             raise
-        for delta in turn.answer.finish():  # a surrogate half that never got its pair
+        # A surrogate half that never got its pair; the commands' output as it is now.
+        for delta in [*turn.answer.finish(), *turn.answer.final_terminals()]:
             self._publisher.delta(delta)
         answer.done = True
         try:
@@ -212,6 +215,7 @@ class Turns:
                 # Stored before the views forget the live answer: a page reading meanwhile
                 # sees it once or twice (deduplicated), never not at all (app/channels/reading.py).
                 self._registry.keep(answer)
+                self._terminals.answer_kept(answer)  # a command ending later updates it
         except Exception as err:  # a full disk, a damaged database: shown, said, not lost now
             log.exception("could not keep an answer in history")
             answer.error = _("this answer could not be saved: {reason}").format(
@@ -250,7 +254,7 @@ class Turns:
             self._publisher.message(message)
         state.queue = []
         self._publisher.permissions_resolved(state, self._permissions.cancel(state.id))
-        await self.cancel_answer(state)
+        await asyncio.gather(self.cancel_answer(state), self._terminals.kill_channel(state.id))
         self._publisher.turn(state)
 
     async def cancel_answer(self, state: ChannelState) -> None:
@@ -266,6 +270,7 @@ class Turns:
         app closes, so an interrupted answer is not kept."""
         state.closing = True
         await self.cancel(state)
+        await self._terminals.close_channel(state.id)
         worker = state.worker
         if worker is None:
             return

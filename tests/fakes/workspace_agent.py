@@ -14,6 +14,9 @@ out in order through the client:
                                                  kind execute whose content is the terminal;
                                                  then kill (if "kill"), wait_for_exit (if
                                                  "wait"), output, release (if "release")
+  {"terminal": METHOD, "id": ID}                 terminal/METHOD (output, wait_for_exit, kill,
+                                                 release) on ID, or on the last terminal
+                                                 created when ID is "last"; reports its result
 
 Each action's result is reported as one text chunk: one JSON object and a newline, e.g.
 `{"read": PATH, "content": "..."}`, `{"write": PATH, "ok": true}`,
@@ -35,6 +38,7 @@ import rpc  # tests/fakes/rpc.py: this script's folder is on sys.path
 from rpc import chunk, request, send, update
 
 _calls = 0
+_last_terminal = ""
 
 
 def _next_call_id() -> str:
@@ -103,7 +107,8 @@ def do_run(sid: str, action: dict[str, Any]) -> dict[str, Any]:
     if "limit" in action:
         params["outputByteLimit"] = action["limit"]
     result: dict[str, Any] = {"run": action["run"]}
-    tid = call("terminal/create", params)["terminalId"]
+    global _last_terminal
+    tid = _last_terminal = call("terminal/create", params)["terminalId"]
     result["terminalId"] = tid
     call_id = _next_call_id()
     title = " ".join([action["run"], *action.get("args", [])])
@@ -138,7 +143,14 @@ def do_run(sid: str, action: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-ACTIONS = {"read": do_read, "write": do_write, "run": do_run}
+def do_terminal(sid: str, action: dict[str, Any]) -> dict[str, Any]:
+    method, tid = action["terminal"], action.get("id", "last")
+    tid = _last_terminal if tid == "last" else tid
+    result = call(f"terminal/{method}", {"sessionId": sid, "terminalId": tid})
+    return {"terminal": method, "id": tid, "result": result}
+
+
+ACTIONS = {"read": do_read, "write": do_write, "run": do_run, "terminal": do_terminal}
 
 
 def actions_in(text: str) -> list[dict[str, Any]] | None:
