@@ -132,7 +132,7 @@ class SessionWorkspace:
 
     def _require_terminals(self) -> Terminals:
         if self._terminals is None:
-            raise WorkspaceError("refused", _("Sidekicks does not run commands for agents yet"))
+            raise WorkspaceError("refused", _("this session cannot run commands"))
         return self._terminals
 
     async def create_terminal(self, request: TerminalRequest) -> str:

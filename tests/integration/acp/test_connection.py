@@ -189,7 +189,7 @@ def test_the_agent_only_gets_the_capabilities_we_implement(
     assert init["method"] == "initialize"
     assert init["params"]["protocolVersion"] == 1
     assert init["params"]["clientInfo"]["name"] == "sidekicks"
-    # No file system, no terminal: omitted or false both mean "not supported" in ACP.
+    # Files and terminals, as app/workspace/ serves them (issue 15).
     caps = init["params"].get("clientCapabilities") or {}
-    assert not any((caps.get("fs") or {}).values())
-    assert not caps.get("terminal")
+    assert caps["fs"] == {"readTextFile": True, "writeTextFile": True}
+    assert caps["terminal"] is True

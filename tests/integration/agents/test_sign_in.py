@@ -76,9 +76,9 @@ def test_initialize_tells_the_agent_we_can_sign_in_in_a_terminal(
     caps = received(tmp_path, "initialize")[0]["params"]["clientCapabilities"]
     assert caps["auth"] == {"terminal": True}
     assert caps["_meta"] == {"terminal-auth": True}
-    # Still no file system and no terminal for tools: we do not implement them.
-    assert not any((caps.get("fs") or {}).values())
-    assert not caps.get("terminal")
+    # Files and terminals for tools too (issue 15: app/workspace/).
+    assert caps["fs"] == {"readTextFile": True, "writeTextFile": True}
+    assert caps["terminal"] is True
 
 
 def test_list_shows_the_sign_in_methods_the_agent_announced(codex: App) -> None:
