@@ -65,8 +65,8 @@ class TerminalHub:
     def view(self, terminal_id: str) -> TerminalView:
         """What a tool call naming this terminal shows now."""
         shown = self._shown.get(terminal_id)
-        if shown is None:
-            return TerminalView(id=terminal_id)
+        if shown is None:  # not one of ours (the agent ran it itself): nothing to show
+            return TerminalView(id=terminal_id, running=False)
         terminals = self._members.get((shown.channel, shown.agent))
         current = terminals.view(terminal_id) if terminals is not None else None
         return current or shown.view

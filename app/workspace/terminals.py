@@ -13,7 +13,6 @@ live output (live_output.py: coalesced and bounded) and its end with the final v
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from app.workspace.commands import Command
 from app.workspace.live_output import LiveOutput
 
 VIEW_BYTES = 64 * 1024  # the output a tool call keeps in history: the tail
-MAX_TERMINALS = 64  # commands one agent may have at once in a channel (released ones not counted)
+MAX_TERMINALS = 64  # terminals one agent holds in a channel (past it, the oldest ended goes)
 
 
 class TerminalFeed(Protocol):
@@ -75,10 +74,10 @@ class Terminals:
     async def create(self, request: TerminalRequest) -> str:
         if self._closed:
             raise WorkspaceError("refused", _("this session's commands were stopped"))
-        if len(self._terminals) >= MAX_TERMINALS:
+        if len(self._terminals) >= MAX_TERMINALS and not self._forget_oldest_ended():
             raise WorkspaceError(
                 "refused",
-                _("at most {count} commands at once: release the ones that ended").format(
+                _("at most {count} commands can run at once: kill or release one first").format(
                     count=MAX_TERMINALS
                 ),
             )
@@ -114,6 +113,15 @@ class Terminals:
         self._terminals[terminal_id] = running
         self.feed.started(terminal_id, self._view(terminal_id, running))
         return terminal_id
+
+    def _forget_oldest_ended(self) -> bool:
+        """Makes room for a command: an agent that never releases its terminals keeps running
+        commands; the oldest that ended is forgotten (as if released). False if none ended."""
+        for terminal_id, running in self._terminals.items():  # oldest first
+            if running.command.exit is not None:
+                del self._terminals[terminal_id]
+                return True
+        return False
 
     def _folder(self, cwd: str | None) -> Path:
         if cwd is None:
@@ -192,8 +200,7 @@ class Terminals:
         """Kills every command and refuses new ones (the session is over)."""
         self._closed = True
         await self.kill_all()
-        with contextlib.suppress(Exception):
-            self._terminals.clear()
+        self._terminals.clear()
 
 
 def _tail_text(text: str, limit: int) -> str:

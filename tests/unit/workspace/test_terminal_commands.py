@@ -14,6 +14,7 @@ import pytest
 
 from app.acp.workspace import TerminalRequest, WorkspaceError
 from app.models.conversation import TerminalView
+from app.workspace import terminals as terminals_module
 from app.workspace.terminals import Terminals
 from tests.processes import alive
 
@@ -205,5 +206,23 @@ def test_a_command_that_leaves_a_background_child_ends_and_release_ends_the_chil
         assert alive(child)
         await terminals.release(tid)
         assert not alive(child)
+
+    run(scenario, tmp_path)
+
+
+def test_past_the_terminal_cap_the_oldest_ended_is_forgotten_and_running_ones_refuse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(terminals_module, "MAX_TERMINALS", 2)
+
+    async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
+        ended = await terminals.create(python("pass"))
+        await terminals.wait(ended)
+        sleeping = await terminals.create(python("import time; time.sleep(60)"))
+        third = await terminals.create(python("import time; time.sleep(60)"))  # ended goes
+        assert terminals.ids() == [sleeping, third]
+        with pytest.raises(WorkspaceError) as caught:
+            await terminals.create(python("pass"))
+        assert caught.value.kind == "refused" and "at most 2" in str(caught.value)
 
     run(scenario, tmp_path)
