@@ -29,7 +29,8 @@ log = logging.getLogger(__name__)
 # A diff is for reading: past this size the record keeps its beginning and says it was cut
 # (a revert uses the full texts, kept apart).
 DIFF_LIMIT = 200 * 1024
-PERSON = "you"  # `conflictWith` for a change made outside Sidekicks (or by a revert)
+PERSON = "you"  # `conflictWith` for a change made outside Sidekicks, or by a revert
+REVERTED = ""  # LastWrite.agent after the person reverted a change in Sidekicks
 
 
 def unified_diff(path: str, before: str | None, after: str) -> tuple[str, int, int]:
@@ -66,7 +67,7 @@ def unified_diff(path: str, before: str | None, after: str) -> tuple[str, int, i
 
 @dataclass(frozen=True, slots=True)
 class LastWrite:
-    agent: str  # PERSON for a revert
+    agent: str  # REVERTED for a revert
     version: Version
 
 
@@ -84,7 +85,8 @@ class ChangeLog:
         return self._locks.setdefault(path, asyncio.Lock())
 
     def who_changed(self, path: Path, now: Version | None) -> str:
-        """Whose write the file holds now: an agent's name, or PERSON when none of ours."""
+        """Whose write the file holds now: an agent's name, REVERTED, or PERSON when none of
+        ours."""
         last = self._last_writes.get(path)
         if last is not None and now is not None and last.version == now:
             return last.agent
@@ -157,7 +159,7 @@ class ChangeLog:
             except WorkspaceError as error:
                 raise UserError(str(error)) from None
             if texts.before is not None:
-                self._last_writes[path] = LastWrite(PERSON, Version.of(texts.before.encode()))
+                self._last_writes[path] = LastWrite(REVERTED, Version.of(texts.before.encode()))
             else:
                 self._last_writes.pop(path, None)
             change.reverted = True

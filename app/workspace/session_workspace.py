@@ -16,7 +16,7 @@ from typing import Protocol
 from app.acp.workspace import TerminalExit, TerminalOutput, TerminalRequest, WorkspaceError
 from app.i18n import _
 from app.workspace import files
-from app.workspace.changes import PERSON, ChangeLog
+from app.workspace.changes import PERSON, REVERTED, ChangeLog
 from app.workspace.files import Version
 from app.workspace.roots import Roots, resolved
 
@@ -116,15 +116,21 @@ class SessionWorkspace:
         if current == seen:
             return ""
         who = self._changes.who_changed(target, current)
+        agent = f"@{self.agent}"
         if who == PERSON:
             notice = _(
                 "{agent} wrote {path}, which someone outside Sidekicks changed since {agent} "
                 "last read it"
-            ).format(agent=f"@{self.agent}", path=target)
+            ).format(agent=agent, path=target)
+        elif who == REVERTED:
+            who = PERSON
+            notice = _(
+                "{agent} wrote {path}, which you reverted since {agent} last read it"
+            ).format(agent=agent, path=target)
         else:
             notice = _(
                 "{agent} wrote {path}, which {other} changed since {agent} last read it"
-            ).format(agent=f"@{self.agent}", path=target, other=f"@{who}")
+            ).format(agent=agent, path=target, other=f"@{who}")
         self._host.conflict_notice(notice)
         return who
 

@@ -68,3 +68,17 @@ def test_no_notice_when_the_file_is_as_the_agent_last_saw_it(desk: Desk) -> None
     )
     assert notices(desk, room, mark) == []
     assert [c.conflict_with for c in desk.channels.Changes(room)] == ["", ""]
+
+
+def test_a_write_over_a_revert_says_the_person_reverted_it(desk: Desk) -> None:
+    room = desk.channels.Direct("writer").id
+    path = desk.work / "undone.txt"
+    path.write_text("start\n", encoding="utf-8")
+    desk.run(room, [{"read": str(path)}, {"write": str(path), "text": "changed\n"}])
+    desk.channels.Revert(room, [desk.channels.Changes(room)[0].id])
+    mark = desk.log.mark()
+    desk.run(room, [{"write": str(path), "text": "changed again\n"}])
+    assert notices(desk, room, mark) == [
+        f"@writer wrote {path}, which you reverted since @writer last read it"
+    ]
+    assert desk.channels.Changes(room)[-1].conflict_with == "you"
