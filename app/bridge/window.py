@@ -7,7 +7,9 @@ webview.start returns, on the main thread: the GUI thread is never blocked by it
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import signal
 import sys
 import threading
@@ -26,6 +28,7 @@ log = logging.getLogger(__name__)
 
 TITLE = "Sidekicks"
 YAML_FILTER = ("YAML files (*.yaml;*.yml)", "All files (*.*)")
+CHOSEN_FILES_HOOK = "SIDEKICKS_TEST_CHOSEN_FILES"
 
 MISSING_UI = """<!doctype html><meta charset="utf-8"><title>Sidekicks</title>
 <body style="font: 15px system-ui; padding: 3em; max-width: 40em">
@@ -54,7 +57,12 @@ def choose_file(window: Any) -> str | None:
 
 
 def choose_files(window: Any) -> list[str]:
-    """Files to attach to a message (any kind, several at once); [] when cancelled."""
+    """Files to attach to a message (any kind, several at once); [] when cancelled. With
+    $SIDEKICKS_TEST_CHOSEN_FILES (tests: a native dialog cannot be driven offscreen), the paths
+    listed in that JSON file instead."""
+    hook = os.environ.get(CHOSEN_FILES_HOOK)
+    if hook:
+        return [str(path) for path in json.loads(Path(hook).read_text(encoding="utf-8"))]
     import webview
 
     result = window.create_file_dialog(webview.FileDialog.OPEN, allow_multiple=True)
