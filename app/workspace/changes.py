@@ -68,7 +68,7 @@ def unified_diff(path: str, before: str | None, after: str) -> tuple[str, int, i
 @dataclass(frozen=True, slots=True)
 class LastWrite:
     agent: str  # REVERTED for a revert
-    version: Version
+    version: Version | None  # None: the revert deleted the file
 
 
 class ChangeLog:
@@ -88,7 +88,7 @@ class ChangeLog:
         """Whose write the file holds now: an agent's name, REVERTED, or PERSON when none of
         ours."""
         last = self._last_writes.get(path)
-        if last is not None and now is not None and last.version == now:
+        if last is not None and last.version == now:
             return last.agent
         return PERSON
 
@@ -149,24 +149,29 @@ class ChangeLog:
             chosen.append((change, texts))
         chosen.sort(key=lambda pair: pair[0].id, reverse=True)
         _check_unchanged(chosen)
-        for change, texts in chosen:
-            path = Path(change.path)
-            try:
-                if texts.before is None:
-                    files.delete(path)
-                else:
-                    files.write_atomic(path, texts.before.encode())
-            except WorkspaceError as error:
-                raise UserError(str(error)) from None
-            if texts.before is not None:
-                self._last_writes[path] = LastWrite(REVERTED, Version.of(texts.before.encode()))
-            else:
-                self._last_writes.pop(path, None)
-            change.reverted = True
-            history.put_change(change)
-        reverted = sorted((change for change, _texts in chosen), key=lambda c: c.id)
-        self._announce(channel, reverted)
-        return reverted
+        done: list[FileChange] = []
+        try:
+            for change, texts in chosen:
+                self._put_back(Path(change.path), texts)
+                change.reverted = True
+                history.put_change(change)
+                done.append(change)
+        except WorkspaceError as error:
+            # A file that cannot be written back (its folder went, permissions): what was
+            # reverted before it stays reverted, and is said so.
+            raise UserError(str(error)) from None
+        finally:
+            if done:
+                self._announce(channel, sorted(done, key=lambda c: c.id))
+        return sorted(done, key=lambda c: c.id)
+
+    def _put_back(self, path: Path, texts: ChangeTexts) -> None:
+        if texts.before is None:
+            files.delete(path)
+            self._last_writes[path] = LastWrite(REVERTED, None)
+        else:
+            files.write_atomic(path, texts.before.encode())
+            self._last_writes[path] = LastWrite(REVERTED, Version.of(texts.before.encode()))
 
     def _announce(self, channel: str, changes: list[FileChange]) -> None:
         self._bus.emit(

@@ -18,6 +18,10 @@ from pathlib import Path
 from app.acp.workspace import WorkspaceError
 from app.i18n import _
 
+# A text file an agent reads whole travels as one JSON-RPC line: past this, it is refused
+# rather than held several times in memory (bytes, text, JSON).
+MAX_READ_BYTES = 100_000_000
+
 
 @dataclass(frozen=True, slots=True)
 class Version:
@@ -42,9 +46,26 @@ def absolute(path: str) -> Path:
 
 
 def read_bytes(path: Path) -> bytes:
-    """The file's bytes; not found, a folder, or unreadable, said with the path."""
+    """The file's bytes; not found, a folder, not a regular file (a pipe or a device would
+    block or never end), too large, or unreadable, said with the path."""
     try:
-        with open(path, "rb") as f:
+        # Non-blocking open: opening a named pipe must not wait for a writer.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with open(fd, "rb", closefd=True) as f:
+            info = os.fstat(f.fileno())
+            if stat.S_ISDIR(info.st_mode):
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+            if not stat.S_ISREG(info.st_mode):
+                raise WorkspaceError("invalid", _("{path} is not a regular file").format(path=path))
+            if info.st_size > MAX_READ_BYTES:
+                raise WorkspaceError(
+                    "refused",
+                    _("{path} is too large to read ({size} MB; at most {limit} MB)").format(
+                        path=path,
+                        size=info.st_size // 1_000_000,
+                        limit=MAX_READ_BYTES // 1_000_000,
+                    ),
+                )
             return f.read()
     except FileNotFoundError:
         raise WorkspaceError("not_found", _("{path} does not exist").format(path=path)) from None

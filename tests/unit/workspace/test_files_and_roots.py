@@ -101,3 +101,21 @@ def test_a_root_reached_through_a_symlink_is_compared_resolved(tmp_path: Path) -
     roots = Roots([tmp_path / "alias", tmp_path / "extra"])
     assert roots.contain(real / "x.txt")
     assert roots.contain(tmp_path / "extra" / "y.txt")
+
+
+def test_a_named_pipe_is_refused_at_once_instead_of_blocking(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    with pytest.raises(WorkspaceError, match="not a regular file") as caught:
+        files.read_bytes(pipe)
+    assert caught.value.kind == "invalid"
+
+
+def test_a_file_too_large_to_read_whole_is_refused_with_its_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"x" * 3_000_000)
+    monkeypatch.setattr(files, "MAX_READ_BYTES", 2_000_000)
+    with pytest.raises(WorkspaceError, match=r"too large to read \(3 MB; at most 2 MB\)"):
+        files.read_bytes(big)
