@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any, Literal
 
-from app.bridge import allowlist, csp, permissions, qt_navigation, results
+from app.bridge import allowlist, csp, dropped_paths, permissions, qt_navigation, results
 from app.bridge.geometry import MIN_SIZE, Geometry, load_geometry, save_geometry
 from app.bridge.navigation import AppPage
 from app.bridge.pump import EventPump
@@ -112,6 +112,8 @@ def run_window(sk: Sidekicks) -> None:
     window.events.moved += on_moved
     sk.api.ConfigService._set_file_chooser(lambda: choose_file(window))
     sk.api.ChannelService._set_files_chooser(lambda: choose_files(window))
+    dropped_paths.install()
+    sk.api.ChannelService._set_dropped_paths(dropped_paths.take)
 
     def close_when_shown() -> None:
         # A window not shown yet cannot be destroyed, and pywebview's destroy() gives up (raises)

@@ -26,6 +26,7 @@ class ChannelService:
         self._engine = engine
         self._core = core
         self._file_chooser: FilesChooser = lambda: []  # headless: no window for a dialog
+        self._dropped_paths: Callable[[list[str]], list[str]] = lambda names: []
 
     @exposed
     def List(self) -> list[Channel]:
@@ -152,6 +153,17 @@ class ChannelService:
         attachment = self._core.call(lambda: self._engine.attachment(id, attachmentId))
         return self._engine.image_data(attachment)  # read here, not on the loop
 
+    @exposed
+    def DroppedPaths(self, names: list[str]) -> list[str]:
+        """Extension: the full paths of the files just dropped on the window with these names
+        ("" for each the window could not locate: the page then reads its bytes)."""
+        found = self._dropped_paths(names)
+        return [found[i] if i < len(found) else "" for i in range(len(names))]
+
     def _set_files_chooser(self, chooser: FilesChooser) -> None:
         """The window installs the native dialog here (tests install their own)."""
         self._file_chooser = chooser
+
+    def _set_dropped_paths(self, provider: Callable[[list[str]], list[str]]) -> None:
+        """The window installs what reads the native drops' paths (app/bridge/dropped_paths.py)."""
+        self._dropped_paths = provider

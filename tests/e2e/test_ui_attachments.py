@@ -107,6 +107,21 @@ def test_files_and_images_attached_in_the_window_reach_the_agent_and_show_on_the
     refusal = page.wait_for_selector("[data-testid=attach-error]").inner_text()
     assert "paper.pdf" in refusal and "paperclip" in refusal
 
+    # Dropped anywhere else, a file is refused by the page's guard: nothing attached, no navigation.
+    prevented = page.evaluate(
+        """([name, data]) => {
+            const transfer = new DataTransfer();
+            transfer.items.add(new File([atob(data)], name, { type: "image/png" }));
+            const init = { bubbles: true, cancelable: true, dataTransfer: transfer };
+            const drop = new DragEvent("drop", init);
+            document.querySelector("#conversation-title").dispatchEvent(drop);
+            return drop.defaultPrevented;
+        }""",
+        ["elsewhere.png", png["base64"]],
+    )
+    assert prevented
+    assert "elsewhere.png" not in [c["name"] for c in chips(page, COMPOSER)]
+
     # Taken back before sending.
     page.locator(
         f"{COMPOSER} [data-testid=attachment-chip][data-name='dropped.png'] "

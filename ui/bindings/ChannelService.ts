@@ -68,6 +68,11 @@ export function Direct(agent: string): Promise<Channel> {
   return call("ChannelService", "Direct", agent);
 }
 
+/** Extension: the full paths of the files just dropped on the window with these names ("" for each the window could not locate: the page then reads its bytes). */
+export function DroppedPaths(names: string[]): Promise<string[]> {
+  return call("ChannelService", "DroppedPaths", names);
+}
+
 /** All channels and direct conversations, oldest to newest. */
 export function List(): Promise<Channel[]> {
   return call("ChannelService", "List");

@@ -1,6 +1,6 @@
 // The files and images attached to the message being written, per conversation (they survive
 // switching conversations, like drafts; the backend keeps them staged per channel too).
-// Files come from the native chooser or a drop with a full path (AttachFile); images pasted or
+// Files come from the native chooser or a drop the window located (AttachFile); images pasted or
 // dropped without a path are read here and sent as base64 (AttachImage). Other files dropped
 // without a path cannot be attached: the window gives the page their bytes, not their location.
 
@@ -17,7 +17,7 @@ export interface PageFile {
   readonly name: string;
   readonly type: string;
   readonly size: number;
-  readonly pywebviewFullPath?: string; // pywebview's full path of a dropped file, when it has one
+  readonly pywebviewFullPath?: string; // where a dropped file is, when the window recorded it
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
