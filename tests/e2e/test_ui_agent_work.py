@@ -1,0 +1,270 @@
+"""Agents at work in the real window (issue 15): a turn of the workspace fake
+(tests/fakes/workspace_agent.py) that writes two files and runs a command printing in colours,
+seen in its tool cards (diffs, the command's live then final output with its exit code),
+reviewed in the Changes panel and reverted from it (the disk checked each time), a refused
+revert's sentence, and a conflict notice. Screenshots in both themes go to
+test-output/screenshots/agent-work-*.png."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page
+
+from tests.e2e.window import record_events, recorded, running_app
+
+pytestmark = pytest.mark.e2e
+
+WORKSPACE_AGENT = Path(__file__).resolve().parents[1] / "fakes" / "workspace_agent.py"
+CONVERSATION = "[data-testid=conversation][data-loaded=true]"
+MESSAGE = f"{CONVERSATION} [data-testid=message]"
+WAIT = 30_000  # ms: the agent starts, writes and runs within this
+TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+ORIGINAL = "one\ntwo\nthree\n"
+EDITED = "one\nTWO\nthree\n"
+NEW_FILE = "print('hello')\n"
+# Green at once, then red once the test lets it finish (the `go` file): the card is seen running.
+SCRIPT = (
+    "printf '\\033[32mgreen light\\033[0m\\n'; "
+    "while [ ! -e go ]; do sleep 0.02; done; "
+    "printf '\\033[31mred light\\033[0m done\\n'"
+)
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "notes.txt").write_text(ORIGINAL, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def window(tmp_path: Path, work: Path) -> Iterator[Page]:
+    command = json.dumps([sys.executable, str(WORKSPACE_AGENT)])
+    config = tmp_path / "work.yaml"
+    config.write_text(
+        f"agents:\n  - name: worker\n    title: Worker\n    command: {command}\n    cwd: work\n",
+        encoding="utf-8",
+    )
+    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
+        page.set_viewport_size({"width": 1280, "height": 900})
+        yield page
+
+
+def shoot(page: Page, shots: Path, name: str) -> None:
+    for theme in ("light", "dark"):
+        page.evaluate("(t) => { document.documentElement.dataset.theme = t; }", theme)
+        page.evaluate(TWO_FRAMES)
+        page.screenshot(path=str(shots / f"agent-work-{name}-{theme}.png"))
+    page.evaluate("() => { document.documentElement.dataset.theme = 'light'; }")
+
+
+def send(page: Page, text: str) -> None:
+    box = page.locator("[data-testid=composer-input]")
+    box.fill(text)
+    box.press("Escape")
+    box.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=composer-input]').value === ''"
+    )
+
+
+def colours(screen: Locator) -> dict[str, str]:
+    """The text of each xterm foreground colour class in a terminal's screen (DOM renderer)."""
+    return screen.evaluate(
+        """e => {
+            const out = {};
+            for (const span of e.querySelectorAll('.xterm-rows span')) {
+                const cls = [...span.classList].find(c => c.startsWith('xterm-fg-'));
+                if (cls) out[cls] = (out[cls] ?? '') + span.textContent;
+            }
+            return out;
+        }"""
+    )
+
+
+def terminal_text(screen: Locator) -> str:
+    return screen.evaluate(
+        "e => [...e.querySelectorAll('.xterm-rows > div')].map(r => r.textContent).join('\\n')"
+    )
+
+
+def test_a_turn_that_writes_and_runs_is_reviewed_and_reverted_from_the_window(
+    window: Page, work: Path, shots: Path
+) -> None:
+    page = window
+    notes, new = work / "notes.txt", work / "hello.py"
+    page.locator("[data-testid=agent-item]", has_text="Worker").click()
+    page.wait_for_selector(CONVERSATION)
+    assert page.locator("[data-testid=changes-button]").count() == 0  # nothing changed yet
+    record_events(page)
+
+    actions = [
+        {"write": str(notes), "text": EDITED},
+        {"write": str(new), "text": NEW_FILE},
+        {"run": "sh", "args": ["-c", SCRIPT], "cwd": str(work)},
+    ]
+    send(page, json.dumps(actions))
+
+    # The command's card: unfolded on its terminal, running, its first line live in colour.
+    answer = page.locator(f"{MESSAGE}[data-role=agent]").last
+    card = answer.locator("[data-part=tool][data-kind=execute]")
+    terminal = card.locator("[data-testid=terminal]")
+    terminal.wait_for(timeout=WAIT)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=terminal]')?.dataset.running === 'true'"
+        " && document.querySelector('[data-testid=terminal-screen] .xterm-rows')"
+        "?.textContent.includes('green light')",
+        timeout=WAIT,
+    )
+    assert card.get_attribute("open") is not None
+    assert "sh -c" in terminal.locator("[data-testid=terminal-command]").inner_text()
+    assert terminal.locator("[data-testid=terminal-state] .spinner").count() == 1
+    screen = terminal.locator("[data-testid=terminal-screen]")
+    assert "green light" in colours(screen).get("xterm-fg-2", "")  # ANSI green, not HTML
+    assert screen.locator("b, font, script").count() == 0
+    live = [e["data"] for e in recorded(page, "terminal:output")]
+    assert any("green light" in data for data in live)
+    shoot(page, shots, "running")
+
+    (work / "go").write_text("", encoding="utf-8")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=terminal]')?.dataset.exitCode === '0'",
+        timeout=WAIT,
+    )
+    page.wait_for_selector(f"{MESSAGE}[data-role=agent][data-done=true]", timeout=WAIT)
+    assert terminal.locator("[data-testid=terminal-state]").inner_text() == "exit code 0"
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=terminal-screen] .xterm-rows')"
+        "?.textContent.includes('red light done')"
+    )
+    assert "red light" in colours(screen).get("xterm-fg-1", "")
+    text = terminal_text(screen)
+    assert text.index("green light") < text.index("red light done")
+
+    # The two edit cards show their diffs; the answer says what it changed.
+    diffs = answer.locator("[data-testid=diff]")
+    assert diffs.count() == 2
+    assert "TWO" in diffs.nth(0).locator("tr.add").inner_text()
+    assert diffs.nth(1).get_attribute("data-new-file") == "true"
+    summary = answer.locator("[data-testid=answer-changes]")
+    assert summary.get_attribute("data-files") == "2"
+    assert "2 files changed" in summary.inner_text()
+    button = page.locator("[data-testid=changes-button]")
+    assert button.get_attribute("data-count") == "2"
+    shoot(page, shots, "cards")
+
+    # The stored message holds the final output: the conversation opened again shows it.
+    page.click("[data-testid=nav-agents]")
+    page.wait_for_selector("[data-testid=agents-panel]")
+    page.locator("[data-testid=direct-item]", has_text="Worker").click()
+    page.wait_for_selector(CONVERSATION)
+    again = page.locator("[data-testid=terminal-screen]").last
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=terminal-screen] .xterm-rows')]"
+        ".some(e => e.textContent.includes('red light done'))",
+        timeout=WAIT,
+    )
+    assert "green light" in terminal_text(again)
+    assert page.locator("[data-testid=terminal]").last.get_attribute("data-exit-code") == "0"
+
+    # The Changes panel from the header: both files, by the agent, with their diffs.
+    page.locator("[data-testid=changes-button]").click()
+    panel = page.locator("[data-testid=changes-panel][open]")
+    panel.wait_for()
+    entries = panel.locator("[data-testid=change]")
+    assert entries.evaluate_all("els => els.map(e => [e.dataset.path, e.dataset.agent])") == [
+        [str(notes), "worker"],
+        [str(new), "worker"],
+    ]
+    notes_entry = panel.locator(f"[data-testid=change][data-path='{notes}']")
+    new_entry = panel.locator(f"[data-testid=change][data-path='{new}']")
+    assert notes_entry.locator("tr.del td.code").inner_text() == "-two"
+    assert notes_entry.locator("tr.add td.code").inner_text() == "+TWO"
+    assert "print('hello')" in new_entry.locator("tr.add").inner_text()
+    assert "new file" in new_entry.inner_text()
+    shoot(page, shots, "panel")
+
+    # Revert one file from the panel: the disk has the text before.
+    notes_entry.locator("[data-testid=revert-change]").click()
+    page.wait_for_selector(
+        f"[data-testid=change][data-path='{notes}'][data-reverted=true]", timeout=WAIT
+    )
+    assert notes.read_text(encoding="utf-8") == ORIGINAL
+    assert new.read_text(encoding="utf-8") == NEW_FILE
+    assert page.locator("[data-testid=changes-button]").get_attribute("data-count") == "1"
+
+    # The file changed on disk since: reverting the answer is refused, said, and changes nothing.
+    new.write_text("print('mine now')\n", encoding="utf-8")
+    panel.locator("[data-testid=revert-answer]").click()
+    refusal = panel.locator("[data-testid=changes-answer] > [data-testid=revert-refusal]")
+    refusal.wait_for(timeout=WAIT)
+    assert str(new) in refusal.inner_text() and "nothing was reverted" in refusal.inner_text()
+    assert refusal.get_attribute("role") == "alert"
+    assert new.read_text(encoding="utf-8") == "print('mine now')\n"
+    assert new_entry.get_attribute("data-reverted") == "false"
+    shoot(page, shots, "refused")
+
+    # Put back as the agent wrote it: the whole answer reverts (the new file is gone).
+    new.write_text(NEW_FILE, encoding="utf-8")
+    panel.locator("[data-testid=revert-answer]").click()
+    page.wait_for_selector(
+        f"[data-testid=change][data-path='{new}'][data-reverted=true]", timeout=WAIT
+    )
+    assert not new.exists()
+    assert notes.read_text(encoding="utf-8") == ORIGINAL
+    assert panel.locator("[data-testid=revert-refusal]").count() == 0
+    assert panel.locator("[data-testid=revert-answer]").is_disabled()
+
+    # Escape closes the panel and gives the focus back to the header's button.
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=changes-panel][open]", state="detached")
+    assert page.evaluate("document.activeElement?.dataset.testid") == "changes-button"
+    assert page.locator("[data-testid=changes-button]").get_attribute("data-count") == "0"
+    assert answer.locator("[data-testid=answer-changes]").get_attribute("data-reverted") == "true"
+
+
+def test_an_answer_opens_its_own_changes_and_a_conflict_is_noticed(
+    window: Page, work: Path, shots: Path
+) -> None:
+    page = window
+    notes = work / "notes.txt"
+    page.locator("[data-testid=agent-item]", has_text="Worker").click()
+    page.wait_for_selector(CONVERSATION)
+    send(page, json.dumps([{"read": str(notes)}]))
+    page.wait_for_selector(f"{MESSAGE}[data-role=agent][data-done=true]", timeout=WAIT)
+
+    # The person edits the file after the agent read it; the agent then writes it.
+    notes.write_text("changed by hand\n", encoding="utf-8")
+    send(page, json.dumps([{"write": str(notes), "text": EDITED}]))
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-role=agent][data-done=true]').length === 2",
+        timeout=WAIT,
+    )
+    notice = page.locator(f"{MESSAGE}[data-role=system]").last
+    notice.wait_for(timeout=WAIT)
+    text = notice.inner_text()
+    assert "@worker wrote" in text and str(notes) in text and "outside Sidekicks" in text
+
+    # "1 file changed" under that answer opens the panel on its changes only.
+    answer = page.locator(f"{MESSAGE}[data-role=agent]").last
+    answer.locator("[data-testid=answer-changes]").click()
+    panel = page.locator("[data-testid=changes-panel][open]")
+    panel.wait_for()
+    assert panel.get_attribute("data-filter") == answer.get_attribute("data-id")
+    assert panel.locator("h2").inner_text() == "Changes of this answer"
+    conflict = panel.locator("[data-testid=change-conflict]")
+    assert "outside Sidekicks" in conflict.inner_text()
+    assert "changed by hand" in panel.locator("tr.del").inner_text()
+    shoot(page, shots, "conflict")
+    panel.locator("[data-testid=changes-show-all]").click()
+    assert panel.get_attribute("data-filter") is None
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=changes-panel][open]", state="detached")
+    assert page.evaluate("document.activeElement?.dataset.testid") == "answer-changes"
