@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,7 +40,7 @@ class _Shown:
     agent: str
     message_id: str
     view: TerminalView
-    kept: Message | None = None  # the answer as kept in history, once it was
+    kept: list[Message] = field(default_factory=list)  # answers kept showing it, running
 
 
 class TerminalHub:
@@ -63,13 +63,16 @@ class TerminalHub:
         return terminals
 
     def view(self, terminal_id: str) -> TerminalView:
-        """What a tool call naming this terminal shows now."""
+        """What a tool call naming this terminal shows now: the command's state while a member
+        holds it, else how it ended."""
+        for terminals in self._members.values():  # ids are unique across members
+            current = terminals.view(terminal_id)
+            if current is not None:
+                return current
         shown = self._shown.get(terminal_id)
         if shown is None:  # not one of ours (the agent ran it itself): nothing to show
             return TerminalView(id=terminal_id, running=False)
-        terminals = self._members.get((shown.channel, shown.agent))
-        current = terminals.view(terminal_id) if terminals is not None else None
-        return current or shown.view
+        return shown.view
 
     # ---- the feed ----------------------------------------------------------------------------
 
@@ -111,20 +114,18 @@ class TerminalHub:
         )
         state = self._registry.find(shown.channel)
         turn = state.answering_agent(shown.agent) if state is not None else None
-        if turn is not None and turn.answer.message.id == shown.message_id:
+        if turn is not None:  # the answer in progress, if it shows the command
             for delta in turn.answer.terminal(view):
                 self._publisher.delta(delta)
-        elif shown.kept is not None:
-            self._update_kept(shown, view)
-            del self._shown[terminal_id]
-        elif not shown.message_id:
-            del self._shown[terminal_id]  # shown by no answer: nothing more to tell
+        for kept in shown.kept:  # it outlived answers already kept
+            self._update_kept(kept, view)
+        if shown.kept or not shown.message_id:
+            del self._shown[terminal_id]  # nothing more to tell (answer_kept forgets the rest)
 
-    def _update_kept(self, shown: _Shown, view: TerminalView) -> None:
-        """The command outlived its answer: the kept answer gets how it ended."""
-        assert shown.kept is not None
-        message = shown.kept.model_copy(deep=True)  # the kept one may be in a published view
-        if not _replace_view(message, view) or not self._registry.find(shown.channel):
+    def _update_kept(self, kept: Message, view: TerminalView) -> None:
+        """The command outlived an answer showing it: the kept answer gets how it ended."""
+        message = kept.model_copy(deep=True)  # the kept one may be in a published view
+        if not _replace_view(message, view) or not self._registry.find(message.channel):
             return
         try:
             self._registry.keep(message)
@@ -143,7 +144,7 @@ class TerminalHub:
             if shown is None:
                 continue
             if shown.view.running:
-                shown.kept = message
+                shown.kept.append(message)
             else:
                 del self._shown[terminal_id]
 

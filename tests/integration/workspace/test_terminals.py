@@ -5,6 +5,7 @@ final output, limits, errors."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from tests.integration.workspace.conftest import Desk
@@ -109,3 +110,36 @@ def test_the_agent_is_offered_the_terminal_capability() -> None:
     from app.acp.connection import client_capabilities
 
     assert client_capabilities().terminal is True
+
+
+def test_a_command_that_outlives_its_answer_updates_the_kept_answer_when_it_ends(
+    open_desk: Callable[[], Desk],
+) -> None:
+    desk = open_desk()
+    room = desk.channels.Direct("writer").id
+    script = "import time; print('serving', flush=True); time.sleep(60)"
+    first = desk.run(room, [py(script, wait=False, release=False)])[0]
+    (view,) = tool_terminals(last_answer(desk, room))
+    assert view["running"] is True
+    first_answer = last_answer(desk, room)["id"]
+    mark = desk.send(room, [{"terminal": "kill", "id": first["terminalId"]}], "writer")
+    # The first answer, kept, is updated with how its command ended …
+    updated = desk.log.wait(
+        "message:updated", lambda p: p["message"]["id"] == first_answer, since=mark
+    )
+    (ended,) = tool_terminals(updated["message"])
+    # … while the second answer (which killed it) finishes on its own.
+    desk.log.wait(
+        "message:updated",
+        lambda p: (
+            p["message"]["role"] == "agent"
+            and p["message"]["id"] != first_answer
+            and p["message"]["done"]
+        ),
+        since=mark,
+    )
+    assert (ended["running"], ended["signal"]) == (False, "SIGTERM")
+    desk.sk.close()
+    again = open_desk()
+    answers = [m for m in again.channels.Conversation(room)["messages"] if m["role"] == "agent"]
+    assert tool_terminals(answers[0]) == [ended]
