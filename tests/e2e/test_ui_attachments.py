@@ -72,7 +72,7 @@ def chips(page: Page, scope: str) -> list[dict[str, str]]:
 
 
 def test_files_and_images_attached_in_the_window_reach_the_agent_and_show_on_the_message(
-    app: tuple[Page, Path],
+    app: tuple[Page, Path], shots: Path
 ) -> None:
     page, folder = app
     notes = folder / "notes.md"
@@ -131,6 +131,7 @@ def test_files_and_images_attached_in_the_window_reach_the_agent_and_show_on_the
         f"{COMPOSER} [data-testid=attachment-chip][data-name='dropped.png']", state="detached"
     )
 
+    page.screenshot(path=str(shots / "attachments-composer.png"))
     box = page.locator("[data-testid=composer-input]")
     box.fill("what do you see?")
     box.press("Enter")
@@ -147,6 +148,7 @@ def test_files_and_images_attached_in_the_window_reach_the_agent_and_show_on_the
         f"{CONVERSATION} [data-testid=message][data-role=agent][data-done=true]", timeout=WAIT
     )
 
+    page.screenshot(path=str(shots / "attachments-message.png"))
     log = folder / "rich.jsonl"
     prompts = [
         json.loads(line)["params"]["prompt"]
