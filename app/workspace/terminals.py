@@ -13,7 +13,9 @@ live output (live_output.py: coalesced and bounded) and its end with the final v
 from __future__ import annotations
 
 import asyncio
+import os
 import shlex
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,7 +88,7 @@ class Terminals:
             raise WorkspaceError("invalid", _("outputByteLimit cannot be negative"))
         base = self._env() if callable(self._env) else self._env
         env = {**base, **dict(request.env)}
-        argv = [request.command, *request.args]
+        argv = command_line(request.command, request.args, env)
         terminal_id = "term-" + new_id()
         live = LiveOutput(lambda data: self.feed.output(terminal_id, data))
         try:
@@ -109,7 +111,8 @@ class Terminals:
                     program=f"`{request.command}`", error=err.strerror or err
                 ),
             ) from None
-        running = _Running(command, shlex.join(argv), live)
+        title = request.command if not request.args else shlex.join(argv)
+        running = _Running(command, title, live)
         self._terminals[terminal_id] = running
         self.feed.started(terminal_id, self._view(terminal_id, running))
         return terminal_id
@@ -201,6 +204,22 @@ class Terminals:
         self._closed = True
         await self.kill_all()
         self._terminals.clear()
+
+
+# A `command` without `args` holding any of these is a shell command line ("npm test && ls").
+SHELL_SYNTAX = frozenset(" \t\n|&;<>()$`\\\"'*?[]#~={}%")
+
+
+def command_line(command: str, args: tuple[str, ...], env: Mapping[str, str]) -> list[str]:
+    """What to run. ACP gives a program and its `args`; but agents also send a whole shell
+    command line as `command` with no args (as a person types it: pipes, `&&`, quotes), which
+    Zed runs through the user's shell. So do we — then only: a program with args runs as is,
+    nothing is reinterpreted."""
+    if args or not SHELL_SYNTAX.intersection(command) or os.path.isfile(command):
+        return [command, *args]  # a program (its path may hold spaces)
+    if sys.platform == "win32":  # not run by the Linux test suite
+        return [env.get("COMSPEC") or "cmd.exe", "/d", "/s", "/c", command]
+    return [env.get("SHELL") or "/bin/sh", "-c", command]
 
 
 def _tail_text(text: str, limit: int) -> str:

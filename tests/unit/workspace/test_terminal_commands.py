@@ -226,3 +226,26 @@ def test_past_the_terminal_cap_the_oldest_ended_is_forgotten_and_running_ones_re
         assert caught.value.kind == "refused" and "at most 2" in str(caught.value)
 
     run(scenario, tmp_path)
+
+
+def test_a_whole_command_line_without_args_runs_in_the_shell_and_args_are_never_reinterpreted(
+    tmp_path: Path,
+) -> None:
+    program = tmp_path / "my tool"  # a program whose path holds a space runs as itself
+    program.write_text("#!/bin/sh\necho tool ran\n")
+    program.chmod(0o755)
+
+    async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
+        line = await terminals.create(TerminalRequest(command="echo one && echo two | tr o 0"))
+        await terminals.wait(line)
+        assert (await terminals.output(line)).output == "one\ntw0\n"
+        assert feed.started_views[0].command == "echo one && echo two | tr o 0"
+        literal = await terminals.create(TerminalRequest(command="echo", args=("$HOME", "&&")))
+        await terminals.wait(literal)
+        assert (await terminals.output(literal)).output == "$HOME &&\n"
+        assert feed.started_views[1].command == "echo '$HOME' '&&'"
+        spaced = await terminals.create(TerminalRequest(command=str(program)))
+        await terminals.wait(spaced)
+        assert (await terminals.output(spaced)).output == "tool ran\n"
+
+    run(scenario, tmp_path)
