@@ -1,0 +1,272 @@
+"""A command streaming 50 MB of output into a tool call's card, in the real offscreen window
+(not a test: prints figures).
+
+The workspace fake (tests/fakes/workspace_agent.py) runs, through Sidekicks' `terminal/*`, a
+Python one-liner that prints 50 MB of coloured lines: once as fast as the pipe takes them, once
+paced at 5 MB/s (10 s of streaming). While it streams, its card is unfolded and on screen: the
+live output reaches the page as `terminal:output` and is written into xterm.js once per
+animation frame.
+
+1. The page's frame gaps (requestAnimationFrame intervals) from the message sent to the end of
+   the answer: p50, p99, max. Anchor: the same page idle, in the same run.
+2. The memory held: the page's JS heap after a garbage collection (CDP), the backend's RSS
+   (the app's Python process) and the renderer's (QtWebEngine's processes), before the first
+   stream, after it and after the second. Anchor: the "before" figures.
+
+Run: .venv/bin/python bench/terminal_stream.py   (needs ui/dist: cd ui && npm run build)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.window import running_app  # noqa: E402
+
+TOTAL_MB = int(os.environ.get("BENCH_TERMINAL_MB", "50"))
+PACED_MB_S = 5
+WORKSPACE_AGENT = ROOT / "tests" / "fakes" / "workspace_agent.py"
+CONVERSATION = "[data-testid=conversation][data-loaded=true]"
+IDLE_MS = 3000
+
+# 100-byte lines with two colours, written in 1 MB blocks; paced: a block every 1/rate s.
+PRINTER = """
+import sys, time
+line = lambda i: f"\\x1b[32m{i:>9}\\x1b[0m \\x1b[34m" + "x" * 72 + f"\\x1b[0m {i % 7} end\\n"
+block = "".join(line(i) for i in range(10_000)).encode()  # 1,000,000 bytes
+total, rate = int(sys.argv[1]), float(sys.argv[2])
+start = time.monotonic()
+for n in range(total):
+    if rate:
+        delay = start + n / rate - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+    sys.stdout.buffer.write(block)
+sys.stdout.buffer.write(b"\\x1b[1;32mstream complete\\x1b[0m\\n")
+sys.stdout.flush()
+"""
+
+FRAMES = """() => {
+  window.__gaps = [];
+  window.__framing = true;
+  let last = 0;
+  const tick = (t) => {
+    if (last) window.__gaps.push([t, t - last]);
+    last = t;
+    if (window.__framing) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+STREAM = """() => {
+  window.__stream = { sent: performance.now(), first: 0, exited: 0, done: 0, events: 0, chars: 0 };
+  if (window.__streamWrapped) return;
+  window.__streamWrapped = true;
+  const dispatch = window.__sidekicks.dispatch;
+  window.__sidekicks.dispatch = (batch) => {
+    const s = window.__stream;
+    for (const [name, p] of batch) {
+      if (name === 'terminal:output') {
+        s.events++;
+        s.chars += p.data.length;
+        if (!s.first) s.first = performance.now();
+      }
+      if (name === 'terminal:exited') s.exited = performance.now();
+      if (name === 'message:updated' && p.message.role === 'agent' && p.message.done)
+        s.done = performance.now();
+    }
+    dispatch(batch);
+  };
+}"""
+
+TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def heap_mb(page: Any) -> float:
+    """The page's JS heap after a garbage collection, in MB."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("HeapProfiler.collectGarbage")
+    used = cdp.send("Runtime.getHeapUsage")["usedSize"]
+    cdp.detach()
+    return float(used) / 1048576
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process under `pid` (from /proc: Linux only, like the offscreen window)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def renderer_mb(app_pid: int) -> float:
+    total = 0.0
+    for pid in descendants(app_pid):
+        try:
+            name = Path(f"/proc/{pid}/comm").read_text().strip()
+        except OSError:
+            continue
+        if name.startswith("QtWebEngine"):
+            total += rss_mb(pid)
+    return total
+
+
+def memory(page: Any, app_pid: int) -> dict[str, float]:
+    page.evaluate(TWO_FRAMES)
+    return {"heap": heap_mb(page), "backend": rss_mb(app_pid), "renderer": renderer_mb(app_pid)}
+
+
+def send(page: Any, text: str) -> None:
+    box = page.locator("[data-testid=composer-input]")
+    box.fill(text)
+    box.press("Escape")
+    box.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=composer-input]').value === ''"
+    )
+
+
+def stream(page: Any, rate: float) -> dict[str, Any]:
+    """One 50 MB stream (`rate` MB/s, 0: flat out); frame gaps from the message sent to the end
+    of the answer (the backend's work on the output included)."""
+    answers = page.locator("[data-role=agent][data-done=true]").count()
+    page.evaluate(STREAM)
+    page.evaluate(FRAMES)
+    # The agent reads a 4 KB tail (its report stays small: the answer's text is not the point).
+    action = {
+        "run": sys.executable,
+        "args": ["-c", PRINTER, str(TOTAL_MB), str(rate)],
+        "limit": 4096,
+    }
+    send(page, json.dumps([action]))
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('[data-role=agent][data-done=true]').length > n",
+        arg=answers,
+        timeout=600_000,
+        polling=200,
+    )
+    # The card's screen finished writing (its last line shown), then two more frames.
+    page.locator("[data-testid=terminal]").last.scroll_into_view_if_needed()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=terminal]')].pop()"
+        "?.querySelector('.xterm-rows')?.textContent.includes('stream complete')",
+        timeout=60_000,
+    )
+    page.evaluate(TWO_FRAMES)
+    page.evaluate("window.__framing = false")
+    s = page.evaluate("window.__stream")
+    end = max(s["exited"], s["done"])
+    gaps = [gap for t, gap in page.evaluate("window.__gaps") if s["sent"] <= t <= end + 100]
+    terminal = page.locator("[data-testid=terminal]").last
+    return {
+        "seconds": (end - s["sent"]) / 1000,
+        "streaming": (s["exited"] - s["first"]) / 1000,
+        "events": s["events"],
+        "page_mb": s["chars"] / 1e6,
+        "frames": len(gaps),
+        "p50": percentile(gaps, 0.5),
+        "p99": percentile(gaps, 0.99),
+        "max": max(gaps),
+        "exit": terminal.get_attribute("data-exit-code"),
+        "terminals": page.evaluate("document.querySelectorAll('.xterm').length"),
+    }
+
+
+def main() -> None:
+    xdg = Path(tempfile.mkdtemp())
+    os.environ["XDG_CONFIG_HOME"] = str(xdg)
+    (xdg / "work").mkdir()
+    command = json.dumps([sys.executable, str(WORKSPACE_AGENT)])
+    config = xdg / "terminal-bench.yaml"
+    config.write_text(
+        f"agents:\n  - name: streamer\n    command: {command}\n    cwd: work\n", encoding="utf-8"
+    )
+    with running_app(["--config", str(config)], xdg / "app.log") as (page, proc):
+        page.set_viewport_size({"width": 1280, "height": 860})
+        page.locator("[data-testid=agent-item]", has_text="streamer").click()
+        page.wait_for_selector(CONVERSATION)
+        # Warm up: the agent started, xterm loaded, one small command shown.
+        send(page, json.dumps([{"run": "printf", "args": ["\\033[32mready\\033[0m\\n"]}]))
+        page.wait_for_function(
+            "() => document.querySelector('.xterm-rows')?.textContent.includes('ready')",
+            timeout=60_000,
+        )
+        page.evaluate(FRAMES)
+        page.wait_for_timeout(IDLE_MS)  # an idle period to measure, not a wait for a condition
+        page.evaluate("window.__framing = false")
+        idle = [gap for _t, gap in page.evaluate("window.__gaps")]
+        before = memory(page, proc.pid)
+        flat = stream(page, 0)
+        middle = memory(page, proc.pid)
+        paced = stream(page, PACED_MB_S)
+        after = memory(page, proc.pid)
+
+    idle_p50, idle_p99, idle_max = percentile(idle, 0.5), percentile(idle, 0.99), max(idle)
+    lines = [f"a command printing {TOTAL_MB} MB of coloured lines into its tool card"]
+    for name, r in (("flat out", flat), (f"paced {PACED_MB_S} MB/s", paced)):
+        lines += [
+            f"  {name:<14}: {r['seconds']:5.1f} s from Send to the end of the answer"
+            f" ({r['streaming']:.1f} s from the first output to the exit),"
+            f" {r['events']} terminal:output events,"
+            f" {r['page_mb']:.1f} MB of it reached the page (the rest skipped live),"
+            f" exit code {r['exit']}, {r['terminals']} xterm(s) in the page",
+            f"    frame gaps : p50 {r['p50']:6.1f} ms   p99 {r['p99']:6.1f} ms"
+            f"   max {r['max']:6.1f} ms   ({r['frames']} frames)",
+            f"    ratio to idle: p50 {r['p50'] / idle_p50:.2f}x   p99 {r['p99'] / idle_p99:.2f}x"
+            f"   max {r['max'] / idle_max:.2f}x",
+        ]
+    lines += [
+        f"  idle anchor   : p50 {idle_p50:6.1f} ms   p99 {idle_p99:6.1f} ms"
+        f"   max {idle_max:6.1f} ms   ({len(idle)} frames over {IDLE_MS / 1000:.0f} s)",
+        "  memory held: before the streams → after the first → after the second",
+    ]
+    for key, label in (
+        ("heap", "page JS heap after GC"),
+        ("backend", "backend RSS"),
+        ("renderer", "renderer RSS"),
+    ):
+        lines.append(
+            f"    {label:<22}: {before[key]:6.1f} MB → {middle[key]:6.1f} MB → {after[key]:6.1f} MB"
+            f"   (ratio {after[key] / before[key]:.2f}, +{after[key] - before[key]:.1f} MB)"
+            if before[key]
+            else f"    {label:<22}: not measured"
+        )
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
