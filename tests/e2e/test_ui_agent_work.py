@@ -251,6 +251,7 @@ def test_an_answer_opens_its_own_changes_and_a_conflict_is_noticed(
     notice.wait_for(timeout=WAIT)
     text = notice.inner_text()
     assert "@worker wrote" in text and str(notes) in text and "outside Sidekicks" in text
+    shoot(page, shots, "conflict-notice")
 
     # "1 file changed" under that answer opens the panel on its changes only.
     answer = page.locator(f"{MESSAGE}[data-role=agent]").last
