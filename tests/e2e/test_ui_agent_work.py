@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -44,16 +45,24 @@ def work(tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.fixture
-def window(tmp_path: Path, work: Path) -> Iterator[Page]:
+@contextmanager
+def worker_window(tmp_path: Path, language: str = "en") -> Iterator[Page]:
+    """The app with the workspace fake as `worker` (its folder: tmp_path/work)."""
     command = json.dumps([sys.executable, str(WORKSPACE_AGENT)])
     config = tmp_path / "work.yaml"
     config.write_text(
-        f"agents:\n  - name: worker\n    title: Worker\n    command: {command}\n    cwd: work\n",
+        f"language: {language}\nagents:\n"
+        f"  - name: worker\n    title: Worker\n    command: {command}\n    cwd: work\n",
         encoding="utf-8",
     )
     with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
         page.set_viewport_size({"width": 1280, "height": 900})
+        yield page
+
+
+@pytest.fixture
+def window(tmp_path: Path, work: Path) -> Iterator[Page]:
+    with worker_window(tmp_path) as page:
         yield page
 
 
@@ -269,3 +278,51 @@ def test_an_answer_opens_its_own_changes_and_a_conflict_is_noticed(
     page.keyboard.press("Escape")
     page.wait_for_selector("[data-testid=changes-panel][open]", state="detached")
     assert page.evaluate("document.activeElement?.dataset.testid") == "answer-changes"
+
+
+def test_a_killed_command_says_its_signal_and_the_changes_read_in_french(
+    tmp_path: Path, work: Path, shots: Path
+) -> None:
+    notes = work / "notes.txt"
+    with worker_window(tmp_path, language="fr") as page:
+        page.locator("[data-testid=agent-item]", has_text="Worker").click()
+        page.wait_for_selector(CONVERSATION)
+        actions = [
+            {"run": "sleep", "args": ["30"], "kill": True},
+            {"write": str(notes), "text": EDITED},
+        ]
+        send(page, json.dumps(actions))
+        page.wait_for_selector(f"{MESSAGE}[data-role=agent][data-done=true]", timeout=WAIT)
+        terminal = page.locator("[data-testid=terminal]")
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=terminal]')?.dataset.signal === 'SIGTERM'",
+            timeout=WAIT,
+        )
+        assert (
+            terminal.locator("[data-testid=terminal-state]").inner_text() == "arrêtée par SIGTERM"
+        )
+        assert "Aucune sortie." in terminal.inner_text()
+        assert terminal.locator(".xterm").count() == 0  # nothing to show: no terminal made
+
+        answer = page.locator(f"{MESSAGE}[data-role=agent]").last
+        assert "1 fichier modifié" in answer.locator("[data-testid=answer-changes]").inner_text()
+        button = page.locator("[data-testid=changes-button]")
+        assert "Modifications" in button.inner_text()
+        assert button.get_attribute("aria-label") == (
+            "Modifications : 1 fichier modifié par les agents"
+        )
+        answer.locator("[data-testid=answer-changes]").click()
+        panel = page.locator("[data-testid=changes-panel][open]")
+        panel.wait_for()
+        assert panel.locator("h2").inner_text() == "Modifications de cette réponse"
+        assert panel.locator("[data-testid=revert-change]").inner_text() == (
+            "Annuler la modification"
+        )
+        assert panel.locator("[data-testid=revert-answer]").inner_text() == (
+            "Tout annuler pour cette réponse"
+        )
+        shoot(page, shots, "french")
+        panel.locator("[data-testid=revert-change]").click()
+        page.wait_for_selector("[data-testid=change][data-reverted=true]", timeout=WAIT)
+        assert panel.locator("[data-testid=change-reverted]").inner_text() == "annulée"
+        assert notes.read_text(encoding="utf-8") == ORIGINAL
