@@ -326,3 +326,43 @@ def test_a_killed_command_says_its_signal_and_the_changes_read_in_french(
         page.wait_for_selector("[data-testid=change][data-reverted=true]", timeout=WAIT)
         assert panel.locator("[data-testid=change-reverted]").inner_text() == "annulée"
         assert notes.read_text(encoding="utf-8") == ORIGINAL
+
+
+def test_fifty_commands_make_terminals_only_for_the_cards_on_screen(
+    window: Page, work: Path
+) -> None:
+    page = window
+    page.locator("[data-testid=agent-item]", has_text="Worker").click()
+    page.wait_for_selector(CONVERSATION)
+    runs = [
+        {"run": "printf", "args": [f"\\033[3{i % 7 + 1}mline {i}\\033[0m\\n"]} for i in range(50)
+    ]
+    send(page, json.dumps(runs))
+    page.wait_for_selector(f"{MESSAGE}[data-role=agent][data-done=true]", timeout=60_000)
+    cards = page.locator("[data-testid=terminal]")
+    assert cards.count() == 50
+    # At the bottom (the list may have stopped following during the burst of tool calls: its
+    # own race between a scroll event and growth, seen without any terminal too).
+    page.locator("[data-testid=messages]").evaluate("e => { e.scrollTop = e.scrollHeight; }")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=terminal]')].slice(-3)"
+        ".every(e => e.querySelector('.xterm-rows')?.textContent.includes('line'))",
+        timeout=WAIT,
+    )
+    at_bottom = page.locator(".xterm").count()
+    assert 0 < at_bottom < 25, at_bottom
+    assert "line 49" in terminal_text(cards.last.locator("[data-testid=terminal-screen]"))
+
+    # Scrolled up to the first commands: theirs are made, the bottom ones' are gone.
+    cards.first.scroll_into_view_if_needed()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=terminal] .xterm-rows')"
+        "?.textContent.includes('line 0')",
+        timeout=WAIT,
+    )
+    page.wait_for_function(
+        "() => !document.querySelectorAll('[data-testid=terminal]')[49].querySelector('.xterm')",
+        timeout=WAIT,
+    )
+    assert 0 < page.locator(".xterm").count() < 25
+    assert cards.evaluate_all("els => els.every(e => e.dataset.exitCode === '0')")
