@@ -14,6 +14,18 @@ from app.config.model import AgentDef
 from app.config.validate import resolve_cwd
 from app.models.agents import AgentInfo, AgentState, AuthMethodInfo, AuthVarInfo
 
+# How the app shows an agent: the process never sees these, so changing them needs no restart.
+PRESENTATION_FIELDS = frozenset({"title", "icon", "description"})
+
+
+def process_sees_change(before: AgentDef, after: AgentDef) -> bool:
+    """Whether `after` differs from `before` in something the agent's process is started with
+    (command, env, cwd, folders, MCP servers, presets…), not only in how the app shows it."""
+    return before.model_dump(exclude=set(PRESENTATION_FIELDS)) != after.model_dump(
+        exclude=set(PRESENTATION_FIELDS)
+    )
+
+
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
     from app.acp.updates import AuthMethod
@@ -50,7 +62,7 @@ class AgentRuntime:
         return (
             self.state in ("ready", "busy")
             and self.started_with is not None
-            and self.started_with != self.definition
+            and process_sees_change(self.started_with, self.definition)
         )
 
     def info(self) -> AgentInfo:

@@ -17,13 +17,19 @@ pytestmark = pytest.mark.e2e
 WAIT = 20_000  # ms: an agent start is a real process and an ACP handshake
 
 
-def config_text(theme: str = "light", language: str = "en", alpha_extra: str = "") -> str:
+def config_text(
+    theme: str = "light", language: str = "en", alpha_extra: str = "", alpha_env: str = ""
+) -> str:
+    # alpha_env: a change its process sees (a new description alone needs no restart)
+    env = {"env": {"SIDEKICKS_TEST": alpha_env}} if alpha_env else {}
     return (
         f"theme: {theme}\nlanguage: {language}\nagents:\n"
         '  - name: demo\n    title: Demo\n    icon: "🧪"\n'
         "    description: A built-in demo agent. Works offline, shows every kind of message.\n"
         "    builtin: demo\n"
-        + agent_yaml("alpha", description="A fake agent that answers with an echo." + alpha_extra)
+        + agent_yaml(
+            "alpha", description="A fake agent that answers with an echo." + alpha_extra, **env
+        )
         + agent_yaml("crashy", "exit-after-init", icon="💥")
     )
 
@@ -97,7 +103,7 @@ def test_a_changed_definition_asks_for_a_restart(window: Page, e2e_config: Path)
     window.wait_for_selector(f"{card(window, 'alpha')}[data-state=ready]", timeout=WAIT)
     expect(alpha.get_by_test_id("agent-outdated")).to_have_count(0)
 
-    e2e_config.write_text(config_text(alpha_extra=" Changed."), encoding="utf-8")
+    e2e_config.write_text(config_text(alpha_extra=" Changed.", alpha_env="1"), encoding="utf-8")
     expect(alpha.get_by_test_id("agent-outdated")).to_have_text(
         "restart to apply changes", timeout=WAIT
     )

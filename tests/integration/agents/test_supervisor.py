@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -185,14 +186,27 @@ def test_a_changed_definition_marks_a_running_agent_outdated_until_restart(
     sk, log = make_app(agent_yaml("a") + agent_yaml("b"))
     sk.api.AgentService.Start("a")
     mark = log.mark()
-    write_config(config_path, agent_yaml("a", description="changed") + agent_yaml("b", title="B"))
+    write_config(config_path, agent_yaml("a", env={"X": "1"}) + agent_yaml("b", title="B"))
     event = log.wait("agent:state", lambda p: p["agent"] == "a", since=mark, timeout=3)
     assert event["state"] == "ready"
     assert agent(sk, "a").outdated is True
     assert agent(sk, "b").outdated is False  # not running: nothing to restart
     assert agent(sk, "b").title == "B"
     assert sk.api.AgentService.Restart("a").outdated is False
-    assert agent(sk, "a").description == "changed"
+
+
+def test_a_new_title_icon_or_description_shows_on_a_running_agent_without_a_restart(
+    make_app, config_path: Path
+) -> None:
+    sk, log = make_app(agent_yaml("a"))
+    sk.api.AgentService.Start("a")
+    mark = log.mark()
+    write_config(config_path, agent_yaml("a", title="Alice", icon="A", description="changed"))
+    event = log.wait("agent:state", lambda p: p["agent"] == "a", since=mark, timeout=3)
+    assert event["state"] == "ready"
+    shown = agent(sk, "a")
+    assert (shown.title, shown.icon, shown.description) == ("Alice", "A", "changed")
+    assert shown.outdated is False
 
 
 def test_an_agent_removed_from_the_configuration_is_stopped(make_app, config_path: Path) -> None:
@@ -225,11 +239,37 @@ def test_a_start_is_refused_when_every_running_agent_is_busy(make_app) -> None:
     assert agent(sk, "a").state == "busy"
     with pytest.raises(UserError) as raised:
         sk.api.AgentService.Start("c")
-    assert str(raised.value) == "too many agents running: 2 agent(s) busy (a, b), the limit is 2"
+    assert str(raised.value) == (
+        "2 agents are already running (the limit is 2): a, b. Stop one of them to start c."
+    )
     sk._core.call(lambda: supervisor.release("b"))
     assert agent(sk, "b").state == "ready"
     assert sk.api.AgentService.Start("c").state == "ready"
     assert agent(sk, "b").state == "stopped"
+
+
+def test_the_limit_refusal_counts_a_starting_agent_as_running_and_says_so(make_app) -> None:
+    tuning = Tuning(stdin_grace=0.5, term_grace=0.5, initialize_timeout=30.0)
+    sk, log = make_app(agent_yaml("a") + agent_yaml("b", "no-initialize") + agent_yaml("c"),
+                       tuning, max_running=2)  # fmt: skip
+    supervisor = sk._supervisor
+    sk._core.run(supervisor.acquire("a"))
+    starter = threading.Thread(target=lambda: _start_quietly(sk, "b"))
+    starter.start()
+    log.wait("agent:state", lambda p: p["agent"] == "b" and p["state"] == "starting")
+    with pytest.raises(UserError) as raised:
+        sk.api.AgentService.Start("c")
+    assert str(raised.value) == (
+        "2 agents are already running (the limit is 2): a, b (starting). "
+        "Stop one of them to start c."
+    )
+    sk.api.AgentService.Stop("b")
+    starter.join(10)
+
+
+def _start_quietly(sk: Sidekicks, name: str) -> None:
+    with contextlib.suppress(UserError):
+        sk.api.AgentService.Start(name)
 
 
 def test_an_idle_agent_is_stopped_after_the_configured_time(make_app) -> None:
