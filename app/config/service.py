@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from app.config import recent
 from app.config.model import json_schema
 from app.config.store import ConfigStore
 from app.core.errors import UserError
@@ -104,5 +103,6 @@ class ConfigService:
 
     @exposed
     def Recent(self) -> list[str]:
-        """Configuration files opened from the app, most recent first (8 at most)."""
-        return recent.recent()
+        """Configuration files opened from the app, most recent first (8 at most), with the file
+        the app started on."""
+        return self._store.recent_files()

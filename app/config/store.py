@@ -45,6 +45,8 @@ class ConfigStore:
         self.source: Source = "default"
         self.created = False
         self.history_problem = ""
+        self.started_on: Path | None = None  # the file the app started on (for Recent)
+        self._opened_here: set[str] = set()  # files opened from the app during this run
         self.validation = Validation()
         self.config = Config()  # the last valid configuration (defaults until there is one)
         self._disk_text: str | None = None
@@ -73,6 +75,8 @@ class ConfigStore:
         """Takes `path` as the configuration in force (called on the loop). Without `validation`,
         the text is validated here: at the start, before anything else is served."""
         self._stop_watching()
+        if self.started_on is None:
+            self.started_on = path
         self.path, self.source, self.created = path, source, created
         self.config = Config()
         if validation is None:
@@ -191,12 +195,23 @@ class ConfigStore:
         for before in list(self.before_open):
             await before()
         self.load(path, text, "recent", created=False, validation=validation)
+        self._opened_here.add(str(path))
         try:
             recent.remember(path)
         except OSError as err:
             log.warning("cannot remember %s in the recent files: %s", path, err)
         for after in list(self.after_open):
             await after(path)
+
+    def recent_files(self) -> list[str]:
+        """The remembered files, with the file the app started on among them (not remembered:
+        the next start's choice stays as before). It ranks after the files opened since."""
+        files = recent.recent()
+        start = self.started_on
+        if start is None or str(start) in files or not start.is_file():
+            return files
+        at = sum(1 for f in files if f in self._opened_here)
+        return [*files[:at], str(start), *files[at:]][: recent.MAX_RECENT]
 
     def close(self) -> None:
         self._stop_watching()

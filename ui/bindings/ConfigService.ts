@@ -23,7 +23,7 @@ export function Open(path: string): Promise<ConfigInfo> {
   return call("ConfigService", "Open", path);
 }
 
-/** Configuration files opened from the app, most recent first (8 at most). */
+/** Configuration files opened from the app, most recent first (8 at most), with the file the app started on. */
 export function Recent(): Promise<string[]> {
   return call("ConfigService", "Recent");
 }

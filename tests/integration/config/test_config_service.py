@@ -182,14 +182,14 @@ def test_a_deleted_file_is_reported_and_a_new_one_is_picked_up(
 
 
 def test_open_switches_file_remembers_it_and_watches_it(
-    app: tuple[Sidekicks, EventLog], tmp_path: Path
+    app: tuple[Sidekicks, EventLog], tmp_path: Path, config_file: Path
 ) -> None:
     sk, log = app
     other = tmp_path / "other.yaml"
     other.write_text(OTHER, encoding="utf-8")
     info = sk.api.ConfigService.Open(str(other))
     assert (info.path, info.theme, info.source) == (str(other), "light", "recent")
-    assert sk.api.ConfigService.Recent() == [str(other)]
+    assert sk.api.ConfigService.Recent() == [str(other), str(config_file)]
     mark = log.mark()
     other.write_text(VALID, encoding="utf-8")
     log.wait("config:changed", lambda p: p["path"] == str(other), timeout=3, since=mark)
@@ -218,7 +218,7 @@ def test_a_failed_open_says_why_and_changes_nothing(
     with pytest.raises(ConfigError, match=message):
         sk.api.ConfigService.Open(str(target))
     assert sk.api.ConfigService.Current() == before
-    assert sk.api.ConfigService.Recent() == []
+    assert sk.api.ConfigService.Recent() == [before.path]  # only the file the app started on
     assert len(log.named("config:changed")) == seen
 
 
@@ -269,6 +269,20 @@ def test_recent_keeps_eight_most_recent_first_without_duplicates(
     sk.close()
     with Sidekicks() as again:
         assert again.api.ConfigService.Recent() == expected
+
+
+def test_recent_includes_the_file_the_app_started_on_without_remembering_it(
+    config_file: Path, tmp_path: Path
+) -> None:
+    with Sidekicks(config=config_file) as sk:
+        assert sk.api.ConfigService.Recent() == [str(config_file)]
+        other = tmp_path / "other.yaml"
+        other.write_text(VALID, encoding="utf-8")
+        sk.api.ConfigService.Open(str(other))
+        assert sk.api.ConfigService.Recent() == [str(other), str(config_file)]
+    with Sidekicks() as again:  # the next start opens the file last opened from the app
+        assert again.api.ConfigService.Current().path == str(other)
+        assert again.api.ConfigService.Recent() == [str(other)]
 
 
 def test_choose_without_a_window_returns_nothing(app: tuple[Sidekicks, EventLog]) -> None:
