@@ -1,0 +1,127 @@
+"""Keyboard safety and focus in the real window (#16 items 1, 8, 11): a permission prompt never
+takes the keyboard — keystrokes typed in the composer go to the composer, a held Enter never
+answers it — and it answers only a deliberate Alt+A / Alt+R, a click or a button the person
+focused; in English and French."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.agents import agent_yaml
+from tests.e2e.window import running_app
+
+pytestmark = pytest.mark.e2e
+
+CONVERSATION = "[data-testid=conversation][data-loaded=true]"
+MESSAGE = f"{CONVERSATION} [data-testid=message]"
+BOX = "[data-testid=composer-input]"
+PENDING = "[data-testid=permission][data-state=pending]"
+WAIT = 30_000  # ms: agents start, answer and stream within this
+KEYS_HINT = {
+    "en": "Alt+A allows once, Alt+R rejects; or Tab to the buttons",
+    "fr": "Alt+A autorise une fois, Alt+R refuse ; ou Tab jusqu’aux boutons",
+}
+
+
+@contextmanager
+def asking_window(tmp_path: Path, language: str) -> Iterator[Page]:
+    config = tmp_path / "keyboard.yaml"
+    config.write_text(
+        f"language: {language}\nagents:\n"
+        + agent_yaml("asker", "permission-twice")
+        + agent_yaml("echoer"),
+        encoding="utf-8",
+    )
+    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
+        page.set_viewport_size({"width": 1280, "height": 860})
+        yield page
+
+
+def open_direct(page: Page, agent: str) -> None:
+    page.locator("[data-testid=agent-item]", has_text=agent).click()
+    page.wait_for_selector(CONVERSATION)
+    page.wait_for_function(f"() => document.activeElement?.matches('{BOX}')", timeout=WAIT)
+
+
+def focused(page: Page) -> str:
+    return page.evaluate(
+        "() => { const e = document.activeElement;"
+        " return e?.dataset.testid ?? e?.dataset.option ?? e?.tagName ?? ''; }"
+    )
+
+
+def user_texts(page: Page) -> list[str]:
+    return page.eval_on_selector_all(
+        f"{MESSAGE}[data-role=user]", "els => els.map(e => e.textContent)"
+    )
+
+
+def outcomes(page: Page) -> list[str | None]:
+    return [
+        o.get_attribute("data-kind") for o in page.locator("[data-testid=permission-outcome]").all()
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_permission_prompt_never_takes_the_keyboard(tmp_path: Path, language: str) -> None:
+    with asking_window(tmp_path, language) as page:
+        open_direct(page, "asker")
+        page.keyboard.type("may I?")
+        page.keyboard.press("Enter")
+        first = page.locator(PENDING)
+        first.wait_for(timeout=WAIT)
+        first_id = first.get_attribute("data-request")
+
+        # The prompt appeared: the focus stayed in the composer, and what the person goes on
+        # typing lands there; Enter sends it (queued behind the answer), the prompt still waits.
+        assert focused(page) == "composer-input"
+        page.keyboard.type("hello")
+        assert page.locator(BOX).input_value() == "hello"
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => document.querySelector('{BOX}').value === ''")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll("
+            f"'{MESSAGE}[data-role=user]')].some(e => e.textContent.includes('hello'))"
+        )
+        assert page.locator(PENDING).count() == 1
+        assert first.get_attribute("data-request") == first_id
+        assert outcomes(page) == []
+        assert focused(page) == "composer-input"
+        # Screen readers hear of it without the focus moving; the keys are said in the prompt.
+        assert first.locator(".ask").get_attribute("aria-live") == "polite"
+        assert (
+            first.locator("[data-testid=permission-keys]").inner_text().strip()
+            == (KEYS_HINT[language])
+        )
+
+        # An Enter held from the composer, then the focus put on Allow: its repeats and its
+        # release answer nothing (the outcome below is Alt+R's Reject, not Allow).
+        page.keyboard.down("Enter")
+        first.locator("[data-option=allow]").focus()
+        page.keyboard.down("Enter")  # auto-repeats of the held key
+        page.keyboard.down("Enter")
+        page.keyboard.up("Enter")
+
+        # Alt+R, from the composer, is a deliberate answer: Reject (once); the focus stays.
+        page.locator(BOX).focus()
+        page.keyboard.press("Alt+r")
+        second = page.locator(f"{PENDING}:not([data-request='{first_id}'])")
+        second.wait_for(timeout=WAIT)
+        assert outcomes(page) == ["reject_once"]
+        assert focused(page) == "composer-input"
+        assert page.locator(BOX).input_value() == ""
+
+        # A button the person moved the focus to answers a fresh Enter.
+        second.locator("[data-option=allow]").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "() => document.querySelectorAll('[data-testid=permission-outcome]').length === 2",
+            timeout=WAIT,
+        )
+        assert outcomes(page) == ["reject_once", "allow_once"]
+        assert any("hello" in text for text in user_texts(page))
