@@ -5,7 +5,7 @@
     ready/busy --process exits by itself--> error (never restarted automatically)
     ready/busy --connection lost, process alive--> error, and the process is stopped
     ready --idle for stopIdleAgentsAfter, or LRU eviction for a new start--> stopped
-    starting --stop--> stopped, once the start has finished
+    starting --stop--> stopped (the handshake is ended at once: its process is killed)
 
 The channel engine uses `acquire` / `release` around each answer; the UI uses `start`, `stop`,
 `restart` through AgentService. Every change of state or definition emits `agent:state`.
@@ -130,15 +130,25 @@ class Supervisor:
             return await asyncio.shield(task)
         except AgentStartError as err:
             raise UserError(str(err)) from None
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if task.cancelled() and not (current and current.cancelling()):
+                raise UserError(_("the agent was stopped while it was starting")) from None
+            raise  # this caller itself was cancelled
 
     async def _start(self, runtime: AgentRuntime) -> AgentConnection:
         definition = runtime.definition
         runtime.error, runtime.stop_after_start = "", False
         self._set_state(runtime, "starting")
-        saved = await load_saved(self, runtime)
-        conn = self._connection_for(runtime, definition, saved.values if saved else {})
+        conn: AgentConnection | None = None
         try:
+            saved = await load_saved(self, runtime)
+            conn = self._connection_for(runtime, definition, saved.values if saved else {})
             await conn.start(timeout=self.tuning.initialize_timeout)
+            runtime.conn, runtime.started_with = conn, definition
+            runtime.auth_methods = conn.auth_methods
+            if saved is not None:
+                await sign_in_saved(self, runtime, conn, saved)
         except AgentStartError as err:
             runtime.start_task = None
             if runtime.stop_after_start or runtime.removed:
@@ -147,15 +157,13 @@ class Supervisor:
                 runtime.error = str(err)
                 self._set_state(runtime, "error")
             raise
-        except BaseException:
+        except BaseException:  # cancelled by Stop (or the app closing): the handshake ends now
             runtime.start_task = None
-            await conn.stop(0.5, 1.0)
+            runtime.conn, runtime.users = None, 0
+            if conn is not None:
+                await conn.stop(0.0, 0.0)  # nothing to be polite to yet: TERM, then KILL
             self._set_state(runtime, "stopped")
             raise
-        runtime.conn, runtime.started_with = conn, definition
-        runtime.auth_methods = conn.auth_methods
-        if saved is not None:
-            await sign_in_saved(self, runtime, conn, saved)
         runtime.last_used = self.tuning.clock()
         runtime.start_task = None
         if runtime.stop_after_start or runtime.removed:
@@ -223,9 +231,13 @@ class Supervisor:
 
     async def _stop(self, runtime: AgentRuntime) -> None:
         if runtime.start_task is not None:
+            # Ends the handshake at once (its process killed) rather than waiting up to the
+            # initialize timeout; a start that is finishing anyway is then stopped by its flag.
             runtime.stop_after_start = True
+            task = runtime.start_task
+            task.cancel()
             with contextlib.suppress(Exception, asyncio.CancelledError):
-                await asyncio.shield(runtime.start_task)
+                await asyncio.shield(task)
             return
         if runtime.state in ("ready", "busy"):
             await self._stop_running(runtime)
@@ -299,17 +311,25 @@ class Supervisor:
                 return
             idle = [r for r in running if r.state == "ready" and r.users == 0]
             if not idle:
-                busy = [r.name for r in running]
-                raise UserError(
-                    "too many agents running: {count} agent(s) busy ({names}), "
-                    "the limit is {limit}".format(
-                        count=len(busy), names=", ".join(busy), limit=limit
-                    )
-                )
+                raise UserError(self._limit_refusal(running, starting, limit))
             victim = min(idle, key=lambda r: r.last_used)
             log.info("stopping %s, the least recently used idle agent, to start %s",
                      victim.name, starting.name)  # fmt: skip
             await self._stop_running(victim)
+
+    @staticmethod
+    def _limit_refusal(running: list[AgentRuntime], starting: AgentRuntime, limit: int) -> str:
+        """Counted and worded as the Agents panel's header: a starting agent is running."""
+        names = ", ".join(
+            _("{agent} (starting)").format(agent=r.name) if r.state == "starting" else r.name
+            for r in running
+        )
+        if len(running) == 1:
+            text = _("1 agent is already running (the limit is {limit}): {names}.")
+        else:
+            text = _("{count} agents are already running (the limit is {limit}): {names}.")
+        stop = _("Stop one of them to start {agent}.").format(agent=starting.name)
+        return text.format(count=len(running), limit=limit, names=names) + " " + stop
 
     def _ensure_idle_task(self) -> None:
         if self._idle_task is None or self._idle_task.done():
