@@ -6,6 +6,8 @@ import { messageOf } from "./errors";
 class ChannelsStore {
   all = $state<Channel[]>([]);
   loadError = $state("");
+  /** Whether List() has answered once (until then "no channels" is not known). */
+  loaded = $state(false);
 
   /** Named channels, oldest first. */
   get channels(): Channel[] {
@@ -24,6 +26,7 @@ class ChannelsStore {
   async reload(): Promise<void> {
     try {
       this.all = await ChannelService.List();
+      this.loaded = true;
       this.loadError = "";
     } catch (err) {
       this.loadError = messageOf(err);
