@@ -125,3 +125,64 @@ def test_a_permission_prompt_never_takes_the_keyboard(tmp_path: Path, language: 
         )
         assert outcomes(page) == ["reject_once", "allow_once"]
         assert any("hello" in text for text in user_texts(page))
+
+
+@contextmanager
+def commands_window(tmp_path: Path) -> Iterator[Page]:
+    config = tmp_path / "commands.yaml"
+    config.write_text("agents:\n" + agent_yaml("alpha", "commands"), encoding="utf-8")
+    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
+        page.set_viewport_size({"width": 1280, "height": 860})
+        yield page
+
+
+def type_with_completion(page: Page, text: str, shown: str) -> None:
+    """Types into the empty composer and waits for the completion list to offer `shown`."""
+    box = page.locator(BOX)
+    box.fill("")
+    box.focus()
+    page.keyboard.type(text)
+    page.wait_for_selector(f"[data-testid=completion] [data-value='{shown}']", timeout=WAIT)
+
+
+def sent_on_enter(page: Page, text: str) -> None:
+    """Enter sends: the composer empties and the message shows as the person's."""
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => document.querySelector('{BOX}').value === ''")
+    page.wait_for_function(
+        "(t) => [...document.querySelectorAll("
+        f"'{MESSAGE}[data-role=user]')].some(e => e.textContent.trim().endsWith(t))",
+        arg=text,
+        timeout=WAIT,
+    )
+
+
+def test_enter_on_a_complete_command_or_mention_sends_and_on_a_prefix_accepts(
+    tmp_path: Path,
+) -> None:
+    with commands_window(tmp_path) as page:
+        open_direct(page, "alpha")
+        # A prefix: Enter accepts the completion, nothing is sent.
+        type_with_completion(page, "/he", "/hello")
+        page.keyboard.press("Enter")
+        assert page.locator(BOX).input_value() == "/hello "
+        assert user_texts(page) == []
+        # The command typed in full, the list still open: Enter sends it.
+        type_with_completion(page, "/hello", "/hello")
+        sent_on_enter(page, "/hello")
+
+        # In a channel: `@agent` and `/agent:command` alike.
+        page.click("[data-testid=new-channel]")
+        page.fill("[data-testid=channel-name]", "keys")
+        page.click("[data-testid=channel-save]")
+        page.wait_for_function(
+            "() => document.querySelector('#conversation-title')?.textContent.trim() === 'keys'"
+        )
+        page.wait_for_selector(CONVERSATION)
+        type_with_completion(page, "@al", "@alpha")
+        page.keyboard.press("Enter")
+        assert page.locator(BOX).input_value() == "@alpha "
+        type_with_completion(page, "@alpha", "@alpha")
+        sent_on_enter(page, "@alpha")
+        type_with_completion(page, "/alpha:hello", "/alpha:hello")
+        sent_on_enter(page, "/alpha:hello")

@@ -99,3 +99,12 @@ function commandItems(leading: string, query: string, ctx: CompletionContext): I
   }
   return items;
 }
+
+/**
+ * True when the text the completion would replace is already exactly `item` (a complete
+ * `/command`, `/agent:command` or `@agent` typed in full): Enter then sends rather than accepting
+ * the same word again. A prefix, or another item chosen with the arrows, is not complete.
+ */
+export function alreadyComplete(text: string, completion: Completion, item: Item): boolean {
+  return text.slice(completion.from, completion.to) === item.insert.trimEnd();
+}
