@@ -1,6 +1,7 @@
-// Markdown from agents, made safe to show: marked → DOMPurify → HTML string. Agent output is
-// untrusted (DESIGN §4): nothing reaches the page without going through `sanitize` here, and
-// `{@html}` is only ever given what `renderMarkdown` returns.
+// Markdown from agents, made safe to show: marked (lib/markdownParse: raw HTML shown as text)
+// → DOMPurify (the last line of defence) → HTML string. Agent output is untrusted (DESIGN §4):
+// nothing reaches the page without going through `sanitize` here, and `{@html}` is only ever
+// given what `renderMarkdown` returns.
 //
 // - Code blocks are escaped text in the HTML; `highlightCode` then colours them in the page by
 //   building <span>s from highlight.js's token tree (core + a handful of languages) with DOM
@@ -12,48 +13,12 @@
 //   objects, SVG or MathML.
 
 import DOMPurify from "dompurify";
-import hljs from "highlight.js/lib/core";
-import bash from "highlight.js/lib/languages/bash";
-import diff from "highlight.js/lib/languages/diff";
-import go from "highlight.js/lib/languages/go";
-import javascript from "highlight.js/lib/languages/javascript";
-import json from "highlight.js/lib/languages/json";
-import python from "highlight.js/lib/languages/python";
-import rust from "highlight.js/lib/languages/rust";
-import typescript from "highlight.js/lib/languages/typescript";
-import yaml from "highlight.js/lib/languages/yaml";
-import { Marked, type Tokens } from "marked";
+import { DATA_IMAGE, SAFE_URL, codeLanguage, escapeHtml, hljs, parseMarkdown } from "./markdownParse";
 
-hljs.registerLanguage("python", python);
-hljs.registerLanguage("javascript", javascript);
-hljs.registerLanguage("typescript", typescript);
-hljs.registerLanguage("bash", bash);
-hljs.registerLanguage("json", json);
-hljs.registerLanguage("yaml", yaml);
-hljs.registerLanguage("diff", diff);
-hljs.registerLanguage("go", go);
-hljs.registerLanguage("rust", rust);
-hljs.registerAliases(["sh", "shell", "zsh", "console"], { languageName: "bash" });
+export { codeLanguage, escapeHtml };
 
-const SAFE_URL = /^(?:https?:|mailto:)/i;
-const DATA_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp);/i;
 // The classes of our code blocks (a copy button is added to those, highlighting to the code).
 const KEPT_CLASS = /^(?:hljs|language-[\w+#.-]+|code-block|code-lang)$/;
-
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
-
-/** The language highlight.js knows for a fence's info string, or "" (shown as plain text). */
-export function codeLanguage(info: string | undefined): string {
-  const name = (info ?? "").trim().split(/\s+/)[0]?.toLowerCase() ?? "";
-  return name && hljs.getLanguage(name) ? name : "";
-}
 
 // highlight.js's token tree (what its own HTML renderer walks): text, and scopes around text.
 interface TokenNode {
@@ -124,33 +89,6 @@ export function highlightCode(code: HTMLElement): void {
   code.replaceChildren(root);
 }
 
-const renderer = {
-  code({ text, lang }: Tokens.Code): string {
-    const language = codeLanguage(lang);
-    const label = (lang ?? "").trim().split(/\s+/)[0] ?? "";
-    const attrs = language ? ` class="hljs language-${language}" data-lang="${language}"` : ` class="hljs"`;
-    const body = escapeHtml(text.replace(/\n$/, ""));
-    const tag = label ? `<span class="code-lang">${escapeHtml(label)}</span>` : "";
-    return `<div class="code-block">${tag}<pre><code${attrs}>${body}</code></pre></div>\n`;
-  },
-  image({ href, title, text }: Tokens.Image): string {
-    const alt = escapeHtml(text || href);
-    if (DATA_IMAGE.test(href)) {
-      const t = title ? ` title="${escapeHtml(title)}"` : "";
-      return `<img src="${escapeHtml(href)}" alt="${alt}"${t}>`;
-    }
-    if (SAFE_URL.test(href)) return `<a href="${escapeHtml(href)}">🖼 ${alt}</a>`;
-    return `🖼 ${alt}`;
-  },
-  checkbox({ checked }: Tokens.Checkbox): string {
-    return checked ? "☑ " : "☐ ";
-  },
-};
-
-// Agents write Markdown; people type in a chat box, where a new line is a new line (`breaks`).
-const marked = new Marked({ async: false, gfm: true, breaks: false, renderer });
-const markedBreaks = new Marked({ async: false, gfm: true, breaks: true, renderer });
-
 const purifier = DOMPurify(window);
 
 purifier.addHook("uponSanitizeAttribute", (_node, event) => {
@@ -219,7 +157,7 @@ export function renderMarkdown(markdown: string, { keep = true, breaks = false }
     cache.set(key, hit);
     return hit;
   }
-  const html = sanitize((breaks ? markedBreaks : marked).parse(markdown, { async: false }));
+  const html = sanitize(parseMarkdown(markdown, breaks));
   if (!keep) return html;
   cache.set(key, html);
   if (cache.size > CACHE_SIZE) {
