@@ -18,6 +18,7 @@ from typing import Any
 from app.acp.updates import PlanChanged, TextDelta, ToolChange
 from app.core.text import REPLACEMENT, is_high_surrogate, valid_text
 from app.events.payloads import MessageDelta
+from app.i18n import _
 from app.models.conversation import (
     Diff,
     Location,
@@ -56,6 +57,24 @@ def merge_tool(tool: ToolCall, change: ToolChange) -> None:
         tool.output = "\n".join(change.texts)
     if change.output is not None and (change.texts is None or not tool.output):
         tool.output = change.output
+
+
+UNFINISHED = ("pending", "in_progress")
+
+
+def cancel_unfinished_tools(message: Message) -> list[int]:
+    """An answer is over (stopped, failed, or kept by an older version that left them so):
+    nothing will update its tool calls any more, so those still pending or running are
+    `failed`, with a note saying they were cancelled. The indexes of the parts changed."""
+    changed = []
+    for index, part in enumerate(message.parts):
+        tool = part.tool
+        if tool is not None and tool.status in UNFINISHED:
+            tool.status = "failed"
+            note = _("Cancelled: the answer ended before this tool call finished.")
+            tool.output = f"{tool.output}\n{note}" if tool.output else note
+            changed.append(index)
+    return changed
 
 
 class Answer:
@@ -153,6 +172,13 @@ class Answer:
                     tool.terminals = views
                     deltas.append(self._delta(index, part=part))
         return deltas
+
+    def cancel_unfinished_tools(self) -> list[MessageDelta]:
+        """The answer ends: its tool calls still pending or running are cancelled."""
+        return [
+            self._delta(i, part=self.message.parts[i])
+            for i in cancel_unfinished_tools(self.message)
+        ]
 
     def tool_call(self, tool_id: str) -> ToolCall | None:
         index = self._tools.get(tool_id)

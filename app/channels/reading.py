@@ -23,10 +23,12 @@ from typing import Protocol, TypeVar
 
 from pydantic import Field
 
+from app.channels.answer import cancel_unfinished_tools
 from app.core.errors import UserError
 from app.events.payloads import PermissionRequested
 from app.history.base import PAGE, History, HistoryClosed, RecordPage
 from app.history.failures import HistoryUnreadable
+from app.history.records import decode_messages, encode_message
 from app.i18n import _
 from app.models.conversation import Channel, Message, Usage
 from app.models.sessions import MemberSession
@@ -142,8 +144,9 @@ def _with_view(source: ViewSource, channel_id: str, read: Callable[[ChannelView]
 def _messages(page: RecordPage, extra: list[tuple[bytes, str]]) -> str:
     """The records, then the live, held and queued messages not stored meanwhile, as the
     items of one JSON list."""
+    records = [_settled(record) for record in page.records]
     try:
-        items = [b",".join(page.records).decode()] if page.records else []
+        items = [b",".join(records).decode()] if records else []
     except UnicodeDecodeError as err:  # records are checked when first read: not expected
         details = f"{type(err).__name__}: {err}"
         raise HistoryUnreadable(
@@ -155,6 +158,18 @@ def _messages(page: RecordPage, extra: list[tuple[bytes, str]]) -> str:
         stored = page.ids()
         items.extend(text for message_id, text in extra if message_id not in stored)
     return ",".join(items)
+
+
+def _settled(record: bytes) -> bytes:
+    """A kept answer whose tool calls were left pending or running (kept so by an older version
+    after a Stop) shows them cancelled, as answers are kept now. Found without decoding: only
+    such records (and those with a plan) are decoded."""
+    if b'"status":"pending"' not in record and b'"status":"in_progress"' not in record:
+        return record
+    message = decode_messages([record])[0]
+    if not cancel_unfinished_tools(message):
+        return record
+    return encode_message(message)
 
 
 def _bool(page: RecordPage) -> str:

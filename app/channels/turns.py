@@ -206,8 +206,10 @@ class Turns:
         except BaseException:  # the task was cancelled: the answer is not kept
             self._end_answer(state, agent)
             raise
-        # A surrogate half that never got its pair; the commands' output as it is now.
-        for delta in [*turn.answer.finish(), *turn.answer.final_terminals()]:
+        # A surrogate half that never got its pair; the commands' output as it is now; tool
+        # calls the agent left pending or running (a Stop, an error), which nothing will end.
+        live = turn.answer
+        for delta in [*live.finish(), *live.final_terminals(), *live.cancel_unfinished_tools()]:
             self._publisher.delta(delta)
         answer.done = True
         try:
