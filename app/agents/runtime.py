@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,7 +12,8 @@ from typing import TYPE_CHECKING
 from app.acp.stderr import LOG_LINES
 from app.agents.builtin import builtin_command
 from app.config.model import AgentDef
-from app.config.validate import resolve_cwd
+from app.config.validate import find_program, resolve_cwd
+from app.i18n import _
 from app.models.agents import AgentInfo, AgentState, AuthMethodInfo, AuthVarInfo
 
 # How the app shows an agent: the process never sees these, so changing them needs no restart.
@@ -48,6 +50,7 @@ class AgentRuntime:
     needs_sign_in: bool = False
     saved_method: str | None = None  # the `env_var` method whose values are saved
     auth_failure: str = ""  # why `authenticate` with the saved values failed at the last start
+    config_dir: Path | None = None  # the configuration file's folder (relative cwd, programs)
 
     @property
     def name(self) -> str:
@@ -75,8 +78,23 @@ class AgentRuntime:
             state=self.state,
             error=self.error,
             outdated=self.outdated,
+            command_missing=self.command_missing(),
             auth_methods=[self._auth_info(m) for m in self.auth_methods],
             needs_sign_in=self.needs_sign_in,
+        )
+
+    def command_missing(self) -> str:
+        """Said on the card before a start that would fail: the program is looked up as the
+        start would (the agent's PATH and folder), each time, so installing it clears this."""
+        d = self.definition
+        if self.running or d.builtin is not None or not d.command or self.config_dir is None:
+            return ""
+        command, env, cwd = launch(d, self.config_dir)
+        path_var = env.get("PATH", os.environ.get("PATH", ""))
+        if find_program(command[0], cwd, path_var) is not None:
+            return ""
+        return _("{program} was not found on PATH: the agent will not start").format(
+            program=f"`{command[0]}`"
         )
 
     def terminal_command(self, method: AuthMethod) -> list[str]:

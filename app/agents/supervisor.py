@@ -88,6 +88,8 @@ class Supervisor:
             ordered[name] = existing
             if changed:
                 self._emit_state(existing)
+        for runtime in ordered.values():
+            runtime.config_dir = config_dir  # where its program and folder are looked up
         self._agents = ordered
         self._ensure_idle_task()
 

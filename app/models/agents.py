@@ -52,6 +52,9 @@ class AgentInfo(WireModel):
     state: AgentState = "stopped"
     error: str = ""
     outdated: bool = False
+    # Why the agent cannot start as configured (its program is not found), checked while it is
+    # stopped or failed; "" when the program is there, or for a built-in agent.
+    command_missing: str = ""
     # Known once the agent has started (its last start); empty before.
     auth_methods: list[AuthMethodInfo] = Field(default_factory=list)
     # The agent answered "authentication required" since its last sign-in or new session.

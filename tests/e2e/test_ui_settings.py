@@ -205,8 +205,9 @@ def test_recent_files_open_another_configuration(
 
     window.get_by_test_id("recent-button").click()
     items = window.get_by_test_id("recent-item")
-    expect(items).to_have_count(2)
-    assert items.evaluate_all("els => els.map(e => e.dataset.path)") == [str(third), str(other)]
+    expect(items).to_have_count(3)  # with the file the app started on
+    paths = [str(third), str(other), str(e2e_config)]
+    assert items.evaluate_all("els => els.map(e => e.dataset.path)") == paths
     expect(items.first).to_be_focused()
     window.screenshot(path=str(shots / "settings-recent.png"))
     window.keyboard.press("ArrowDown")

@@ -8,6 +8,7 @@ export interface AgentInfo {
   state: "stopped" | "starting" | "ready" | "busy" | "error";
   error: string;
   outdated: boolean;
+  commandMissing: string;
   authMethods: AuthMethodInfo[];
   needsSignIn: boolean;
 }

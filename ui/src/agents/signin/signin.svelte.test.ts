@@ -20,6 +20,7 @@ function codex(partial: Partial<AgentInfo> = {}): AgentInfo {
     state: "ready",
     error: "",
     outdated: false,
+    commandMissing: "",
     authMethods: [],
     needsSignIn: true,
     ...partial,
