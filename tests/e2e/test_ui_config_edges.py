@@ -5,6 +5,7 @@ no longer has."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.agents import agent_yaml
-from tests.e2e.window import running_app
+from tests.e2e.window import api, running_app
 
 pytestmark = pytest.mark.e2e
 
@@ -122,3 +123,35 @@ def test_recent_lists_the_file_the_app_started_on(window: Page, e2e_config: Path
     items = window.get_by_test_id("recent-item")
     expect(items).to_have_count(1, timeout=WAIT)
     assert items.evaluate_all("els => els.map(e => e.dataset.path)") == [str(e2e_config)]
+
+
+def test_a_member_renamed_in_the_configuration_is_flagged_never_promised_and_removable(
+    window: Page, e2e_config: Path, shots: Path
+) -> None:
+    room = api(window, "ChannelService", "Create", "edges", "")
+    api(window, "ChannelService", "AddMember", room["id"], "demo")
+    api(window, "ChannelService", "Send", room["id"], "@alpha hello")
+    window.locator("[data-testid=channel-item]", has_text="edges").click()
+    answer = window.locator("[data-testid=message][data-role=agent][data-agent=alpha]")
+    expect(answer).to_have_count(1, timeout=WAIT)
+    chip = window.locator("[data-testid=members] [data-member=alpha]")
+    expect(chip).to_be_visible()
+    expect(chip.get_by_test_id("member-not-configured")).to_have_count(0)
+    box = window.locator("[data-testid=composer-input]")
+    box.fill("and now?")
+    preview = window.get_by_test_id("routing-preview")
+    expect(preview).to_have_text(re.compile(r"@alpha will answer"))
+
+    # alpha renamed on disk: the member stays, flagged, and the preview promises nothing from it
+    e2e_config.write_text(config_text(agents=GHOST).replace("name: alpha", "name: alfa"), "utf-8")
+    flag = chip.get_by_test_id("member-not-configured")
+    expect(flag).to_have_text("not in the configuration", timeout=WAIT)
+    expect(chip.locator(".meter, [data-testid=usage-meter]")).to_have_count(0)
+    expect(preview).to_contain_text("@alpha will not answer")
+    expect(preview).not_to_contain_text("@alpha will answer")
+    expect(window.locator("[data-testid=members] [data-member=demo]")).to_be_visible()
+    window.get_by_test_id("members").screenshot(path=str(shots / "member-not-configured.png"))
+
+    chip.get_by_test_id("remove-not-configured").click()
+    expect(chip).to_have_count(0, timeout=WAIT)
+    expect(preview).to_contain_text("@demo will answer")  # the single member left

@@ -4,7 +4,7 @@
 
 import { describe, expect, test } from "vitest";
 import corpus from "../../../tests/corpus/routing.json";
-import { route } from "./routing";
+import { notConfigured, route } from "./routing";
 
 describe("the composer's preview routes the message as the corpus says", () => {
   for (const c of corpus.cases) {
@@ -18,4 +18,18 @@ describe("the composer's preview routes the message as the corpus says", () => {
       expect(got).toEqual(c.expect);
     });
   }
+});
+
+describe("recipients the configuration no longer has", () => {
+  test("the last responder renamed away is routed to, and named as not configured", () => {
+    const ctx = { configured: ["demo", "alfa"], members: ["alpha", "demo"], lastResponder: "alpha" };
+    const got = route("and now?", ctx);
+    expect(got.recipients).toEqual(["alpha"]); // SPEC §4 unchanged: the backend says why
+    expect(notConfigured(got, ctx.configured)).toEqual(["alpha"]);
+  });
+
+  test("configured recipients are never named", () => {
+    const ctx = { configured: ["demo", "alpha"], members: ["alpha", "demo"] };
+    expect(notConfigured(route("@demo @alpha hi", ctx), ctx.configured)).toEqual([]);
+  });
 });

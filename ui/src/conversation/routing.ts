@@ -136,3 +136,12 @@ export function lastResponder(messages: readonly Message[], members: readonly st
   }
   return "";
 }
+
+/**
+ * The recipients of `r` that the configuration no longer has (renamed or removed): the backend
+ * still routes to them by the rules above, and then says that no agent is called so. The preview
+ * never promises their answer.
+ */
+export function notConfigured(r: Route, configured: readonly string[]): string[] {
+  return r.recipients.filter((name) => !configured.includes(name));
+}
