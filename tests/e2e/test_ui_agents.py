@@ -80,7 +80,7 @@ def test_states_change_live_with_the_buttons_and_the_log_shows_stderr(
     crashy.get_by_test_id("agent-start").click()
     window.wait_for_selector(f"{card(window, 'crashy')}[data-state=error]", timeout=WAIT)
     error = crashy.get_by_test_id("agent-error")
-    expect(error).to_contain_text("the agent stopped by itself (exit code 4)")
+    expect(error).to_contain_text("The agent stopped by itself (exit code 4)")
     expect(error.locator("pre")).to_contain_text("fake agent ready: ['exit-after-init']")
     assert buttons_enabled(window, "crashy") == {"start": True, "stop": False, "restart": False}
     window.screenshot(path=str(shots / "agents-running-error.png"))

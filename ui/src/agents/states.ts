@@ -2,6 +2,7 @@
 // The msgids are literal so the extractor finds them: never build them from the state's name.
 
 import type { AgentInfo } from "../../bindings";
+import { sentence } from "../lib/errors";
 import { t } from "../lib/i18n.svelte";
 
 export type AgentState = AgentInfo["state"];
@@ -37,6 +38,6 @@ export function allowedActions(state: AgentState): { start: boolean; stop: boole
 /** An error is the reason on its first line, then the agent's last stderr lines. */
 export function splitError(error: string): { reason: string; tail: string } {
   const newline = error.indexOf("\n");
-  if (newline < 0) return { reason: error, tail: "" };
-  return { reason: error.slice(0, newline), tail: error.slice(newline + 1) };
+  if (newline < 0) return { reason: sentence(error), tail: "" };
+  return { reason: sentence(error.slice(0, newline)), tail: error.slice(newline + 1) };
 }
