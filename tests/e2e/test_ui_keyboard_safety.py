@@ -186,3 +186,90 @@ def test_enter_on_a_complete_command_or_mention_sends_and_on_a_prefix_accepts(
         sent_on_enter(page, "@alpha")
         type_with_completion(page, "/alpha:hello", "/alpha:hello")
         sent_on_enter(page, "/alpha:hello")
+
+
+@contextmanager
+def focus_window(tmp_path: Path) -> Iterator[Page]:
+    config = tmp_path / "focus.yaml"
+    config.write_text(
+        "agents:\n" + agent_yaml("asker", "permission-twice") + agent_yaml("slowpoke", "slow"),
+        encoding="utf-8",
+    )
+    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
+        page.set_viewport_size({"width": 1280, "height": 860})
+        yield page
+
+
+def answers_stopped(page: Page) -> int:
+    return page.locator(f"{MESSAGE}[data-role=agent][data-stop=cancelled]").count()
+
+
+def wait_streaming(page: Page) -> None:
+    """Waits until an answer streams (stopping it then leaves a cancelled answer)."""
+    page.wait_for_function(
+        f"() => [...document.querySelectorAll('{MESSAGE}[data-role=agent]')]"
+        ".some(e => e.dataset.done !== 'true' && e.textContent.includes('tick'))",
+        timeout=WAIT,
+    )
+
+
+def wait_stopped(page: Page, count: int) -> None:
+    page.wait_for_function(
+        f"() => document.querySelectorAll('{MESSAGE}[data-role=agent][data-stop=cancelled]')"
+        f".length === {count}",
+        timeout=WAIT,
+    )
+    page.wait_for_selector("[data-testid=turn]", state="detached", timeout=WAIT)
+
+
+def test_focus_returns_to_the_composer_and_escape_stops_an_answer(tmp_path: Path) -> None:
+    with focus_window(tmp_path) as page:
+        # Reject, then Allow, clicked: each prompt goes away and the focus is back in the box.
+        open_direct(page, "asker")
+        page.keyboard.type("may I?")
+        page.keyboard.press("Enter")
+        page.locator(f"{PENDING} [data-option=reject]").click(timeout=WAIT)
+        page.wait_for_function(
+            "() => document.querySelectorAll('[data-testid=permission-outcome]').length === 1",
+            timeout=WAIT,
+        )
+        page.wait_for_function(f"() => document.activeElement?.matches('{BOX}')")
+        page.locator(f"{PENDING} [data-option=allow]").click(timeout=WAIT)
+        page.wait_for_selector(PENDING, state="detached", timeout=WAIT)
+        page.wait_for_function(f"() => document.activeElement?.matches('{BOX}')")
+
+        # Stop, clicked: the focus is back in the box.
+        open_direct(page, "slowpoke")
+        page.keyboard.type("go")
+        page.keyboard.press("Enter")
+        wait_streaming(page)
+        page.locator("[data-testid=stop]").click()
+        wait_stopped(page, 1)
+        assert focused(page) == "composer-input"
+
+        # Escape with a dialog open closes the dialog only; then Escape stops the answer.
+        page.keyboard.type("again")
+        page.keyboard.press("Enter")
+        wait_streaming(page)
+        page.click("[data-testid=new-channel]")
+        page.wait_for_selector("[data-testid=channel-dialog][open]")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("[data-testid=channel-dialog][open]", state="detached")
+        assert page.locator("[data-testid=turn]").count() == 1
+        assert answers_stopped(page) == 1
+        page.locator(BOX).focus()
+        page.keyboard.press("Escape")
+        wait_stopped(page, 2)
+
+        # Up in the empty box recalls the last message, Down empties it again.
+        page.keyboard.press("ArrowUp")
+        assert page.locator(BOX).input_value() == "again"
+        page.keyboard.press("ArrowDown")
+        assert page.locator(BOX).input_value() == ""
+        # In a box with text (several lines), Up and Down move the caret as always.
+        page.keyboard.type("one")
+        page.keyboard.press("Shift+Enter")
+        page.keyboard.type("two")
+        page.keyboard.press("ArrowUp")
+        page.keyboard.press("ArrowDown")
+        assert page.locator(BOX).input_value() == "one\ntwo"
