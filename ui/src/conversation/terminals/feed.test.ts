@@ -38,6 +38,7 @@ function feed(maxPending = 1000): { screen: FakeScreen; frames: Frames; run: Ter
     schedule: frames.schedule,
     maxPending,
     skipped: (count) => `skipped ${count}`,
+    interval: 0,
   });
   return { screen, frames, run };
 }
@@ -140,5 +141,32 @@ describe("NewlineHold", () => {
     hold.take("five\n");
     hold.reset();
     expect(hold.take("six")).toBe("six");
+  });
+});
+
+describe("TerminalFeed's pace", () => {
+  it("writes a flood at most once per interval", () => {
+    const screen = new FakeScreen();
+    const frames = new Frames();
+    let clock = 0;
+    const timers: { at: number; run: () => void }[] = [];
+    const run = new TerminalFeed(screen, {
+      schedule: frames.schedule,
+      interval: 100,
+      now: () => clock,
+      later: (callback, ms) => void timers.push({ at: clock + ms, run: callback }),
+    });
+    run.push("one");
+    frames.run(); // the first write goes at once
+    screen.parse();
+    clock = 30;
+    run.push("two");
+    expect(frames.queued).toHaveLength(0); // too soon: waits for the interval
+    expect(timers.map((t) => t.at)).toEqual([100]);
+    run.push("three");
+    clock = 100;
+    timers.shift()?.run();
+    frames.run();
+    expect(screen.log).toEqual(["one", "twothree"]);
   });
 });

@@ -5,7 +5,7 @@
 // its latest lines, with a note of how much was skipped, instead of falling ever further
 // behind (and holding ever more memory). Tested in feed.test.ts with a fake screen and frames.
 
-import { keepTail } from "./tail";
+import { appendTail } from "./tail";
 
 /** The xterm calls a feed uses (a fake in tests). */
 export interface Screen {
@@ -18,13 +18,21 @@ export interface Screen {
 export interface FeedOptions {
   /** Runs `callback` before the next frame (requestAnimationFrame in the page). */
   schedule?: (callback: () => void) => void;
-  /** Characters waiting for the screen at most; older ones are skipped. */
+  /** Characters waiting for the screen at most (twice this between two cuts); older ones are
+   *  skipped. */
   maxPending?: number;
+  /** Milliseconds between two writes at least (a flood is drawn at this pace). */
+  interval?: number;
+  /** The clock and the timer (performance.now and setTimeout in the page). */
+  now?: () => number;
+  later?: (callback: () => void, ms: number) => void;
   /** The line written where `count` characters were skipped. */
   skipped?: (count: number) => string;
 }
 
-export const MAX_PENDING = 512 * 1024;
+export const MAX_PENDING = 8 * 1024;
+/** A flood is drawn 4 times a second: enough to watch it go by, a fraction of the work. */
+export const INTERVAL = 250;
 
 export class TerminalFeed {
   /** Characters written to the screen so far (skipped ones not counted). */
@@ -36,6 +44,10 @@ export class TerminalFeed {
   #schedule: (callback: () => void) => void;
   #maxPending: number;
   #skippedLine: (count: number) => string;
+  #interval: number;
+  #now: () => number;
+  #later: (callback: () => void, ms: number) => void;
+  #lastWrite = -Infinity;
   #pending = "";
   #skippedNow = 0;
   #scheduled = false;
@@ -49,12 +61,15 @@ export class TerminalFeed {
     this.#schedule = options.schedule ?? ((callback) => void requestAnimationFrame(callback));
     this.#maxPending = options.maxPending ?? MAX_PENDING;
     this.#skippedLine = options.skipped ?? ((count) => `[… ${count} characters skipped …]`);
+    this.#interval = options.interval ?? INTERVAL;
+    this.#now = options.now ?? (() => performance.now());
+    this.#later = options.later ?? ((callback, ms) => void setTimeout(callback, ms));
   }
 
   /** Queues `data` for the next frame. */
   push(data: string): void {
     if (this.#disposed || !data) return;
-    const kept = keepTail(this.#pending + data, this.#maxPending);
+    const kept = appendTail(this.#pending, data, this.#maxPending);
     this.#pending = kept.text;
     this.#skippedNow += kept.dropped;
     this.skippedCount += kept.dropped;
@@ -88,10 +103,14 @@ export class TerminalFeed {
   #kick(): void {
     if (this.#scheduled || this.#writing || this.#disposed) return;
     this.#scheduled = true;
-    this.#schedule(() => {
-      this.#scheduled = false;
-      this.#flush();
-    });
+    const frame = (): void =>
+      this.#schedule(() => {
+        this.#scheduled = false;
+        this.#flush();
+      });
+    const wait = this.#lastWrite + this.#interval - this.#now();
+    if (wait > 0) this.#later(frame, wait);
+    else frame();
   }
 
   #flush(): void {
@@ -103,6 +122,7 @@ export class TerminalFeed {
       this.#skippedNow = 0;
     }
     this.written += this.#pending.length;
+    this.#lastWrite = this.#now();
     this.#pending = "";
     this.#writing = true;
     const generation = this.#generation;

@@ -9,9 +9,10 @@
 // event arrives, before the message's own update says it.
 
 import { On, type TerminalExited, type TerminalOutput } from "../../../bindings";
-import { keepTail } from "./tail";
+import { appendTail } from "./tail";
 
-/** Characters of output kept per terminal for a card that opens later. */
+/** Characters of output kept per terminal for a card that opens later (up to twice this
+ *  between two cuts). */
 export const TAIL_CHARS = 256 * 1024;
 /** Ended terminals remembered (the oldest ones are forgotten first). */
 export const MAX_ENDED = 32;
@@ -90,7 +91,7 @@ export class LiveTerminals {
     if (!event.data) return;
     const entry = this.#entry(event.terminal);
     entry.seen += event.data.length;
-    entry.tail = keepTail(entry.tail + event.data, TAIL_CHARS).text;
+    entry.tail = appendTail(entry.tail, event.data, TAIL_CHARS).text;
     for (const listener of [...entry.listeners]) listener.output(event.data);
   }
 

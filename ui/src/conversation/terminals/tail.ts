@@ -18,3 +18,11 @@ export function keepTail(text: string, limit: number): { text: string; dropped: 
   if (code >= 0xdc00 && code <= 0xdfff) cut += 1;
   return { text: text.slice(cut), dropped: cut };
 }
+
+/** `tail + data`, cut back to its last `limit` characters only once it passed twice that:
+ *  cutting means copying the whole string, so it happens once per `limit` characters
+ *  appended, not at every piece (a flood arrives in thousands of pieces). */
+export function appendTail(tail: string, data: string, limit: number): { text: string; dropped: number } {
+  const joined = tail + data;
+  return joined.length > 2 * limit ? keepTail(joined, limit) : { text: joined, dropped: 0 };
+}
