@@ -257,7 +257,13 @@ def test_focus_returns_to_the_composer_and_escape_stops_an_answer(tmp_path: Path
         page.wait_for_selector("[data-testid=channel-dialog][open]", state="detached")
         assert page.locator("[data-testid=turn]").count() == 1
         assert answers_stopped(page) == 1
+        # Escape while a draft is in the box is not for the answer; in the empty box it stops.
         page.locator(BOX).focus()
+        page.keyboard.type("draft")
+        page.keyboard.press("Escape")
+        assert page.locator("[data-testid=stop]").is_enabled()  # not stopping
+        page.locator(BOX).fill("")
+        assert answers_stopped(page) == 1
         page.keyboard.press("Escape")
         wait_stopped(page, 2)
 

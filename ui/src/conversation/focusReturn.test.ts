@@ -60,6 +60,13 @@ describe("Escape stops an answer only when nothing else takes it", () => {
     expect(escapeStopsAnswer(escape(element([".cm-editor"])), page())).toBe(false);
   });
 
+  test("in a field with a draft Escape does not stop; in the empty composer it does", () => {
+    const draft = Object.assign(element(), { value: "half a thought" });
+    expect(escapeStopsAnswer(escape(draft), page())).toBe(false);
+    const empty = Object.assign(element(), { value: "" });
+    expect(escapeStopsAnswer(escape(empty), page())).toBe(true);
+  });
+
   test("a held Escape's repeats do not stop again", () => {
     expect(escapeStopsAnswer(escape(element(), { repeat: true }), page())).toBe(false);
   });

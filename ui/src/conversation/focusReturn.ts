@@ -1,6 +1,7 @@
 // Where the keyboard goes when the control that had it goes away (a permission prompt answered,
 // Stop once the answer ended): back to the conversation's composer, never to the page's body.
-// Also when Escape stops an answer: only when nothing else on the page takes Escape.
+// Also when Escape stops an answer: only when nothing else on the page takes Escape, and not
+// from a field with text in it.
 
 /** What these decisions need of the document (a stand-in in the unit tests). */
 export interface PageState {
@@ -33,6 +34,9 @@ export function escapeStopsAnswer(
 ): boolean {
   if (event.key !== "Escape" || event.defaultPrevented || event.repeat) return false;
   if (page.querySelector(TAKES_ESCAPE)) return false;
-  const target = event.target as Element | null;
+  const target = event.target as (Element & { value?: unknown }) | null;
+  // A draft being typed (in the composer or any field): Escape there is not meant for the
+  // answer, and stopping one loses work — only an empty field's Escape stops.
+  if (typeof target?.value === "string" && target.value !== "") return false;
   return !(typeof target?.closest === "function" && target.closest(OWNS_ESCAPE));
 }
