@@ -64,10 +64,10 @@ describe("signIns", () => {
   it("keeps the backend's sentence when signing in or out fails", async () => {
     service.SignIn.mockRejectedValue(new Error("signing in to `codex` failed: bad key"));
     expect(await signIns.signIn("codex", "openai-api-key", { OPENAI_API_KEY: "x" })).toBe(false);
-    expect(signIns.errors.codex).toBe("signing in to `codex` failed: bad key");
+    expect(signIns.errors.codex).toBe("Signing in to `codex` failed: bad key"); // shown as a sentence
     service.SignOut.mockRejectedValue(new Error("the keychain is locked"));
     expect(await signIns.signOut("codex")).toBe(false);
-    expect(signIns.errors.codex).toBe("the keychain is locked");
+    expect(signIns.errors.codex).toBe("The keychain is locked");
     expect(signIns.signingOut.codex).toBeUndefined();
   });
 

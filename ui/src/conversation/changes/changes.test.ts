@@ -141,7 +141,7 @@ describe("ChangesState", () => {
     backend.changes = () => Promise.reject(new Error("no such channel"));
     const state = new ChangesState("c1", backend);
     await state.open();
-    expect(state.loadError).toBe("no such channel");
+    expect(state.loadError).toBe("No such channel"); // shown as a sentence
     expect(state.loaded).toBe(true);
   });
 });

@@ -136,7 +136,7 @@ describe("the member sessions store", () => {
     store.loading("c1")({ demo: session("ask") });
     bridge.SetMode.mockRejectedValueOnce(new Error("no such mode"));
     await store.setMode("c1", "demo", "nope");
-    expect(store.errorOf("c1", "demo")).toBe("no such mode");
+    expect(store.errorOf("c1", "demo")).toBe("No such mode"); // shown as a sentence
     const answer = deferred<MemberSession>();
     bridge.SetMode.mockReturnValue(answer.promise);
     const done = store.setMode("c1", "demo", "code");

@@ -1,0 +1,143 @@
+"""Following a long stream, sending while scrolled up, and stopping agents in the real window
+(#16 items 3, 5, 6): the view ends at the bottom of a long answer streamed from the bottom, your
+own message comes into view when you send while reading older ones, the Agents panel counts a
+starting agent as running, and Stop says "stopping…" until the agent has stopped."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.agents import agent_yaml
+from tests.e2e.window import running_app
+
+pytestmark = pytest.mark.e2e
+
+CONVERSATION = "[data-testid=conversation][data-loaded=true]"
+SCROLLER = f"{CONVERSATION} [data-testid=messages]"
+WAIT = 30_000  # ms: agents start, answer and stream within this
+TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+FROM_BOTTOM = "(e) => e.scrollHeight - e.scrollTop - e.clientHeight"
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Page]:
+    config = tmp_path / "stream.yaml"
+    config.write_text(
+        "limits:\n  maxRunningAgents: 3\n"
+        "agents:\n  - name: demo\n    builtin: demo\n"
+        + agent_yaml("hang", "no-initialize")  # a start that never ends by itself
+        + agent_yaml("stubborn", "stubborn"),  # a stop that takes its grace periods
+        encoding="utf-8",
+    )
+    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
+        page.set_viewport_size({"width": 1100, "height": 760})
+        yield page
+
+
+def send(page: Page, text: str) -> None:
+    box = page.locator("[data-testid=composer-input]")
+    box.fill(text)
+    box.press("Escape")  # closes a completion opened by /, so Enter sends
+    box.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=composer-input]').value === ''"
+    )
+
+
+def last_answer_done(page: Page) -> None:
+    page.wait_for_function(
+        f"""() => {{
+            const ms = [...document.querySelectorAll('{CONVERSATION} [data-testid=message]')];
+            const last = ms[ms.length - 1];
+            return last && last.dataset.role === 'agent' && last.dataset.done === 'true';
+        }}""",
+        timeout=WAIT,
+    )
+
+
+def open_demo(page: Page) -> None:
+    page.locator("[data-testid=agent-item]", has_text="demo").click()
+    page.wait_for_selector(CONVERSATION)
+
+
+def test_a_long_stream_followed_from_the_bottom_ends_at_the_bottom(app: Page) -> None:
+    page = app
+    open_demo(page)
+    send(page, "/bench 1000")
+    last_answer_done(page)
+    page.evaluate(TWO_FRAMES)
+    scroller = page.locator(SCROLLER)
+    assert scroller.evaluate("(e) => e.scrollHeight > e.clientHeight * 2")  # a long answer
+    assert scroller.evaluate(FROM_BOTTOM) <= 2
+    assert scroller.get_attribute("data-following") == "true"
+    expect(page.get_by_test_id("jump-to-latest")).to_have_count(0)
+
+
+def test_sending_while_scrolled_up_brings_your_message_into_view(app: Page) -> None:
+    page = app
+    open_demo(page)
+    send(page, "/bench 1000")
+    last_answer_done(page)
+    scroller = page.locator(SCROLLER)
+    box = scroller.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -3000)  # the person scrolls up, reading
+    expect(page.get_by_test_id("jump-to-latest")).to_be_visible()
+
+    # The demo's answer follows at once and may push your message up again: watch each frame
+    # for it being wholly in view.
+    page.evaluate(
+        f"""() => {{
+            window.__mineSeen = false;
+            const look = () => {{
+                const s = document.querySelector('{SCROLLER}').getBoundingClientRect();
+                const mine = [...document.querySelectorAll('{CONVERSATION} [data-role=user]')]
+                    .find((e) => e.textContent.includes('/bench 300'));
+                const m = mine && mine.getBoundingClientRect();
+                if (m && m.top >= s.top && m.bottom <= s.bottom + 1) window.__mineSeen = true;
+                else requestAnimationFrame(look);
+            }};
+            requestAnimationFrame(look);
+        }}"""
+    )
+    send(page, "/bench 300")
+    page.wait_for_function("() => window.__mineSeen === true", timeout=WAIT)
+    last_answer_done(page)
+    page.evaluate(TWO_FRAMES)
+    assert scroller.evaluate(FROM_BOTTOM) <= 2  # and it follows the answer again
+
+
+def test_the_panel_counts_a_starting_agent_and_stop_ends_its_start_at_once(app: Page) -> None:
+    page = app
+    page.get_by_test_id("nav-agents").click()
+    panel = page.get_by_test_id("agents-panel")
+    hang = page.locator("article[data-agent=hang]")
+    hang.get_by_test_id("agent-start").click()
+    expect(hang).to_have_attribute("data-state", "starting", timeout=WAIT)
+    subtitle = panel.locator(".panel-subtitle")
+    expect(subtitle).to_have_text("3 agents, 1 running (1 starting)")
+    # The initialize timeout is 30 s: the start ends well before it, stopped and not an error.
+    hang.get_by_test_id("agent-stop").click()
+    expect(hang).to_have_attribute("data-state", "stopped", timeout=10_000)
+    expect(subtitle).to_have_text("3 agents, 0 running")
+    expect(hang).not_to_contain_text("starting")  # nor the start's own refusal: it was asked
+
+
+def test_stop_says_stopping_until_the_agent_has_stopped(app: Page) -> None:
+    page = app
+    page.get_by_test_id("nav-agents").click()
+    stubborn = page.locator("article[data-agent=stubborn]")
+    stubborn.get_by_test_id("agent-start").click()
+    expect(stubborn).to_have_attribute("data-state", "ready", timeout=WAIT)
+    stubborn.get_by_test_id("agent-stop").click()
+    # It ignores stdin's end and SIGTERM: the grace periods run (5 s + 3 s), the card says so.
+    expect(stubborn.get_by_test_id("agent-stopping")).to_have_text("stopping…")
+    assert stubborn.get_attribute("data-state") == "ready"
+    expect(stubborn.get_by_test_id("agent-stop")).to_be_disabled()
+    expect(stubborn).to_have_attribute("data-state", "stopped", timeout=WAIT)
+    expect(stubborn.get_by_test_id("agent-stopping")).to_have_count(0)
