@@ -87,7 +87,6 @@ export class ConversationModel {
   #buffer: Buffered[] | null = [];
   #offs: (() => void)[] = [];
   #chosen = new Map<string, string>();
-  #unfocused = new Set<string>(); // permission requests whose first option has not had the focus
   #loadedAt = 0;
   #disposed = false;
   /** When the answering agent last sent anything (not reactive: read by a ticking clock). */
@@ -114,7 +113,6 @@ export class ConversationModel {
       this.answering = conversation.answering;
       this.usage = conversation.usage;
       this.permissions = conversation.permissions;
-      for (const p of conversation.permissions) this.#unfocused.add(p.id);
       this.#all = conversation.messages.filter((m) => !m.queued);
       this.queued = conversation.messages.filter((m) => m.queued);
       this.#end = this.#all.length;
@@ -191,9 +189,8 @@ export class ConversationModel {
         later(() => {
           if (this.permissions.some((p) => p.id === request.id)) return;
           // The tool call it is about came as a delta just before: show it first, so that the
-          // prompt renders under it once (a prompt that moved would lose the focus).
+          // prompt renders under it once (not moved under it on a later render).
           if (this.#applyPending()) this.#refresh();
-          this.#unfocused.add(request.id);
           this.permissions = [...this.permissions, request];
         });
       }),
@@ -363,11 +360,6 @@ export class ConversationModel {
     if (!request) return;
     this.permissions = this.permissions.filter((p) => p.id !== id);
     this.resolved = [...this.resolved, { request, optionId: this.#chosen.get(id) ?? "" }];
-  }
-
-  /** True the first time a request's prompt asks: it takes the focus once, not on every render. */
-  claimFocus(id: string): boolean {
-    return this.#unfocused.delete(id);
   }
 
   /** Answers a permission request with one of its options. */
