@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.acp.errors import AgentStartError, with_stderr
 from app.agents.credentials.store import Credentials
+from app.agents.limits import make_room
 from app.agents.runtime import AgentRuntime, launch
 from app.agents.sign_in import load_saved, sign_in_saved
 from app.config.model import AgentDef, Config
@@ -307,31 +308,7 @@ class Supervisor:
 
     async def _make_room(self, starting: AgentRuntime) -> None:
         limit = self._config.limits.max_running_agents
-        while True:
-            running = [r for r in self._agents.values() if r.running and r is not starting]
-            if len(running) < limit:
-                return
-            idle = [r for r in running if r.state == "ready" and r.users == 0]
-            if not idle:
-                raise UserError(self._limit_refusal(running, starting, limit))
-            victim = min(idle, key=lambda r: r.last_used)
-            log.info("stopping %s, the least recently used idle agent, to start %s",
-                     victim.name, starting.name)  # fmt: skip
-            await self._stop_running(victim)
-
-    @staticmethod
-    def _limit_refusal(running: list[AgentRuntime], starting: AgentRuntime, limit: int) -> str:
-        """Counted and worded as the Agents panel's header: a starting agent is running."""
-        names = ", ".join(
-            _("{agent} (starting)").format(agent=r.name) if r.state == "starting" else r.name
-            for r in running
-        )
-        if len(running) == 1:
-            text = _("1 agent is already running (the limit is {limit}): {names}.")
-        else:
-            text = _("{count} agents are already running (the limit is {limit}): {names}.")
-        stop = _("Stop one of them to start {agent}.").format(agent=starting.name)
-        return text.format(count=len(running), limit=limit, names=names) + " " + stop
+        await make_room(lambda: list(self._agents.values()), starting, limit, self._stop_running)
 
     def _ensure_idle_task(self) -> None:
         if self._idle_task is None or self._idle_task.done():
