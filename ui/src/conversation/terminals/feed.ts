@@ -1,6 +1,7 @@
 // Output on its way to one xterm screen, paced so that the page stays responsive under a flood:
-// pieces are gathered and written once per animation frame, and the next write waits until
-// xterm has parsed the previous one (its write callback). What piles up meanwhile is kept to
+// pieces are gathered and written in an animation frame, at most once per INTERVAL, and the next
+// write waits until xterm has parsed the previous one (its write callback). Drawing is what
+// costs (bench/terminal_stream.py): a flood is drawn a few times a second. What piles up is kept to
 // its tail (MAX_PENDING characters): a command printing faster than the screen can draw shows
 // its latest lines, with a note of how much was skipped, instead of falling ever further
 // behind (and holding ever more memory). Tested in feed.test.ts with a fake screen and frames.
