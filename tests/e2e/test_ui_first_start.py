@@ -68,7 +68,7 @@ def test_the_sidebar_click_starts_the_first_conversation_too(first_start: Page) 
     expect(page.locator(SIDEBAR).get_by_test_id("direct-item")).to_contain_text("Demo")
 
 
-def test_an_agent_without_an_icon_looks_the_same_in_every_list(window: Page) -> None:
+def test_an_agent_without_an_icon_looks_the_same_in_every_list(window: Page, shots: Path) -> None:
     page = window  # conftest's e2e config: demo without an icon
     sidebar_avatar = page.locator(
         f"{SIDEBAR} [data-testid=agent-item]:has-text('demo') [data-testid=agent-avatar]"
@@ -88,6 +88,7 @@ def test_an_agent_without_an_icon_looks_the_same_in_every_list(window: Page) -> 
     header_avatar = page.locator("[data-testid=conversation-header] [data-testid=agent-avatar]")
     expect(header_avatar).to_have_text("D")
     assert header_avatar.evaluate(colour) == direct_avatar.evaluate(colour)
+    page.screenshot(path=str(shots / "avatars-without-icons.png"))
 
 
 def test_a_long_channel_description_is_said_too_long_not_cut(first_start: Page) -> None:
