@@ -18,7 +18,7 @@ import { DATA_IMAGE, SAFE_URL, codeLanguage, escapeHtml, hljs, parseMarkdown } f
 export { codeLanguage, escapeHtml };
 
 // The classes of our code blocks (a copy button is added to those, highlighting to the code).
-const KEPT_CLASS = /^(?:hljs|language-[\w+#.-]+|code-block|code-lang)$/;
+const KEPT_CLASS = /^(?:hljs|language-[\w+#.-]+|code-block|labelled|code-lang)$/;
 
 // highlight.js's token tree (what its own HTML renderer walks): text, and scopes around text.
 interface TokenNode {
@@ -89,30 +89,6 @@ export function highlightCode(code: HTMLElement): void {
   code.replaceChildren(root);
 }
 
-const purifier = DOMPurify(window);
-
-purifier.addHook("uponSanitizeAttribute", (_node, event) => {
-  if (event.attrName === "class") {
-    // Only our code blocks' classes: agent HTML must not borrow the app's (fake buttons…).
-    const kept = event.attrValue.split(/\s+/).filter((c) => KEPT_CLASS.test(c));
-    event.attrValue = kept.join(" ");
-    event.keepAttr = kept.length > 0;
-  }
-});
-
-purifier.addHook("afterSanitizeAttributes", (node) => {
-  if (node.tagName === "A") {
-    const href = node.getAttribute("href");
-    if (href !== null && !SAFE_URL.test(href.trim())) node.removeAttribute("href");
-    if (node.hasAttribute("href")) {
-      node.setAttribute("target", "_blank");
-      node.setAttribute("rel", "noopener noreferrer");
-    }
-  } else if (node.tagName === "IMG") {
-    const src = node.getAttribute("src");
-    if (src !== null && !DATA_IMAGE.test(src.trim())) node.removeAttribute("src");
-  }
-});
 
 const PURIFY_CONFIG = {
   USE_PROFILES: { html: true },
@@ -128,9 +104,40 @@ const PURIFY_CONFIG = {
   KEEP_CONTENT: true,
 };
 
-// Set once: a config given to each sanitize() call would be parsed again every time (sets of
-// hundreds of tag names), which costs more than sanitizing a message.
-purifier.setConfig(PURIFY_CONFIG);
+// Two sanitizers with the same rules: one gives HTML strings (a streamed answer's blocks), the
+// other DOM fragments (finished messages: no serializing, no parsing again in the page).
+function makePurifier(extra: { RETURN_DOM_FRAGMENT?: boolean } = {}): ReturnType<typeof DOMPurify> {
+  const purifier = DOMPurify(window);
+  // (No uponSanitizeAttribute hook: with one, DOMPurify copies its attribute allowlist on every
+  // call.)
+  purifier.addHook("afterSanitizeAttributes", (node) => {
+    const classes = node.getAttribute("class");
+    if (classes !== null) {
+      // Only our code blocks' classes: agent HTML must not borrow the app's (fake buttons…).
+      const kept = classes.split(/\s+/).filter((c) => KEPT_CLASS.test(c));
+      if (kept.length > 0) node.setAttribute("class", kept.join(" "));
+      else node.removeAttribute("class");
+    }
+    if (node.tagName === "A") {
+      const href = node.getAttribute("href");
+      if (href !== null && !SAFE_URL.test(href.trim())) node.removeAttribute("href");
+      if (node.hasAttribute("href")) {
+        node.setAttribute("target", "_blank");
+        node.setAttribute("rel", "noopener noreferrer");
+      }
+    } else if (node.tagName === "IMG") {
+      const src = node.getAttribute("src");
+      if (src !== null && !DATA_IMAGE.test(src.trim())) node.removeAttribute("src");
+    }
+  });
+  // Set once: a config given to each sanitize() call would be parsed again every time (sets of
+  // hundreds of tag names), which costs more than sanitizing a message.
+  purifier.setConfig({ ...PURIFY_CONFIG, ...extra });
+  return purifier;
+}
+
+const purifier = makePurifier();
+const fragmentPurifier = makePurifier({ RETURN_DOM_FRAGMENT: true });
 
 /** `html` with everything unsafe removed (see the top of this file). */
 export function sanitize(html: string): string {
@@ -165,6 +172,28 @@ export function renderMarkdown(markdown: string, { keep = true, breaks = false }
     if (oldest !== undefined) cache.delete(oldest);
   }
   return html;
+}
+
+// A finished message is parsed and sanitized once: later renders (reopening the conversation,
+// scrolling back to it) insert a copy of the kept nodes.
+const FRAGMENT_CACHE = 300;
+const fragments = new Map<string, DocumentFragment>();
+
+/** Safe nodes for `markdown` (a fresh copy, the caller's to insert and decorate). */
+export function renderMarkdownNodes(markdown: string, { breaks = false }: { breaks?: boolean } = {}): DocumentFragment {
+  const key = breaks ? `\u0001${markdown}` : markdown;
+  let kept = fragments.get(key);
+  if (kept !== undefined) {
+    fragments.delete(key); // most recently used last
+  } else {
+    kept = fragmentPurifier.sanitize(parseMarkdown(markdown, breaks)) as unknown as DocumentFragment;
+    if (fragments.size >= FRAGMENT_CACHE) {
+      const oldest = fragments.keys().next().value;
+      if (oldest !== undefined) fragments.delete(oldest);
+    }
+  }
+  fragments.set(key, kept);
+  return kept.cloneNode(true) as DocumentFragment;
 }
 
 /**

@@ -58,7 +58,8 @@ const renderer = {
     const attrs = language ? ` class="hljs language-${language}" data-lang="${language}"` : ` class="hljs"`;
     const body = escapeHtml(text.replace(/\n$/, ""));
     const tag = label ? `<span class="code-lang">${escapeHtml(label)}</span>` : "";
-    return `<div class="code-block">${tag}<pre><code${attrs}>${body}</code></pre></div>\n`;
+    const labelled = label ? " labelled" : "";
+    return `<div class="code-block${labelled}">${tag}<pre><code${attrs}>${body}</code></pre></div>\n`;
   },
   image({ href, title, text }: Tokens.Image): string {
     const alt = escapeHtml(text || href);
