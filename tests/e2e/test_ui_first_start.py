@@ -114,3 +114,27 @@ def test_a_long_channel_description_is_said_too_long_not_cut(first_start: Page) 
     page.get_by_test_id("channel-save").click()
     page.wait_for_selector(CONVERSATION, timeout=WAIT)
     expect(page.get_by_test_id("channel-item")).to_have_text("review")
+
+
+def test_the_first_start_and_the_description_limit_read_in_french(tmp_path: Path) -> None:
+    config = tmp_path / "fr.yaml"
+    config.write_text(
+        "language: fr\nagents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8"
+    )
+    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
+        expect(page.get_by_test_id("welcome")).to_contain_text("Bienvenue dans Sidekicks")
+        expect(page.get_by_test_id("welcome-talk-to")).to_have_accessible_name("Parler à demo")
+        expect(page.get_by_test_id("no-conversations")).to_contain_text(
+            "Cliquez sur un agent pour lui parler"
+        )
+        page.get_by_test_id("welcome-new-channel").click()
+        page.get_by_test_id("channel-name").fill("revue")
+        page.get_by_test_id("channel-description").fill("d" * 65)
+        expect(page.get_by_test_id("channel-description-too-long")).to_have_text(
+            "65 caractères : une description compte au plus 64 caractères."
+        )
+        page.get_by_test_id("channel-save").click()
+        # The backend's French refusal, shown as a sentence.
+        expect(page.get_by_test_id("channel-error")).to_have_text(
+            "Une description compte au plus 64 caractères"
+        )
