@@ -193,8 +193,8 @@ def _check_unchanged(chosen: list[tuple[FileChange, ChangeTexts]]) -> None:
             expected[change.path] = data.decode("utf-8", "replace") if data is not None else None
         if expected[change.path] != texts.after:
             raise UserError(
-                _("{path} changed since {agent} wrote it ({time}): nothing was reverted").format(
-                    path=change.path, agent=change.agent, time=change.created_at
+                _("{path} changed since {agent} wrote it: nothing was reverted").format(
+                    path=change.path, agent=change.agent
                 )
             )
         expected[change.path] = texts.before
