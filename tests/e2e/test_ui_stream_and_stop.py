@@ -89,15 +89,14 @@ def test_sending_while_scrolled_up_brings_your_message_into_view(app: Page) -> N
     page.mouse.wheel(0, -3000)  # the person scrolls up, reading
     expect(page.get_by_test_id("jump-to-latest")).to_be_visible()
 
-    # The demo's answer follows at once and may push your message up again: watch each frame
-    # for it being wholly in view.
+    # Watched each frame from the send on: the answer that follows must not be what shows it.
     page.evaluate(
         f"""() => {{
             window.__mineSeen = false;
             const look = () => {{
                 const s = document.querySelector('{SCROLLER}').getBoundingClientRect();
                 const mine = [...document.querySelectorAll('{CONVERSATION} [data-role=user]')]
-                    .find((e) => e.textContent.includes('/bench 300'));
+                    .find((e) => e.textContent.includes('/status'));
                 const m = mine && mine.getBoundingClientRect();
                 if (m && m.top >= s.top && m.bottom <= s.bottom + 1) window.__mineSeen = true;
                 else requestAnimationFrame(look);
@@ -105,9 +104,13 @@ def test_sending_while_scrolled_up_brings_your_message_into_view(app: Page) -> N
             requestAnimationFrame(look);
         }}"""
     )
-    send(page, "/bench 300")
+    send(page, "/status")
     page.wait_for_function("() => window.__mineSeen === true", timeout=WAIT)
-    last_answer_done(page)
+    page.wait_for_function(
+        f"""() => [...document.querySelectorAll('{CONVERSATION} [data-role=agent]')]
+            .filter((e) => e.dataset.done === 'true').length === 2""",
+        timeout=WAIT,
+    )  # the short answer to /status
     page.evaluate(TWO_FRAMES)
     assert scroller.evaluate(FROM_BOTTOM) <= 2  # and it follows the answer again
 
