@@ -59,10 +59,12 @@ def test_a_broken_config_is_marked_at_its_line_and_not_saved_then_a_fix_saves(
     )
     replace_text(window, broken)
     problem = window.locator("[data-testid=problem][data-line='1']")
-    expect(problem).to_contain_text("`theme` must be one of", timeout=WAIT)
+    expect(problem).to_contain_text("theme must be one of", timeout=WAIT)
+    expect(problem.locator("code").first).to_have_text("theme")  # backticks shown as code
     expect(problem).to_have_attribute("data-warning", "false")
     warning = window.locator("[data-testid=problem][data-line='6']")
-    expect(warning).to_contain_text("Unknown key `colour`")
+    expect(warning).to_contain_text("Unknown key colour")
+    expect(warning.locator("code")).to_have_text("colour")
     expect(warning).to_have_attribute("data-warning", "true")
     # The markers: the offending value underlined on its line, and a marker in the gutter.
     lines = window.locator("[data-testid=config-editor] .cm-content > .cm-line")
