@@ -71,7 +71,7 @@ def test_code_block_buttons_and_the_delete_button_follow_the_language(
     box.fill("/echo ```python\nprint(1)\n```")
     box.press("Escape")  # closes the command completion, so Enter sends
     box.press("Enter")
-    copy = page.locator(".code-block .copy-code")
+    copy = page.locator(".code-block .copy-code").first  # the answer echoes the block again
     expect(copy).to_have_text("Copy", timeout=WAIT)
 
     switch_to(page, config, "fr", "Paramètres")
