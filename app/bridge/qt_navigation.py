@@ -47,6 +47,22 @@ def install(app_page: Callable[[], AppPage]) -> None:
 
     qt.BrowserView.WebPage.acceptNavigationRequest = acceptNavigationRequest  # type: ignore[method-assign]
     qt.BrowserView.NavigationHandler.acceptNavigationRequest = acceptNewWindow  # type: ignore[method-assign]
+    keep_the_bridge_on_refused_loads(qt.BrowserView)
+
+
+def keep_the_bridge_on_refused_loads(browser_view: Any) -> None:
+    """A refused navigation ends in loadFinished(False) while the app's page stays as it was;
+    pywebview would inject its bridge again and, for a moment, the page's `pywebview.api` would be
+    empty (a call made then fails with "undefined"). Only a load that happened gets the bridge."""
+    inject = browser_view.on_load_finished
+
+    def on_load_finished(self: Any, ok: bool = True) -> None:
+        if not ok:
+            log.info("a load did not finish: the page keeps its bridge")
+            return
+        inject(self)
+
+    browser_view.on_load_finished = on_load_finished
 
 
 def follow(verdict: Verdict, url: str, action: str) -> bool:
