@@ -17,7 +17,7 @@ import sys
 import types
 import typing
 from pathlib import Path
-from typing import Any, Union, get_args, get_origin
+from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -131,6 +131,8 @@ def ts_type(annotation: Any, models: Models) -> str:
         return f"Record<string, {ts_type(args[1], models)}>"
     if origin in (Union, types.UnionType):
         return " | ".join(ts_type(a, models) for a in args)
+    if origin is Literal:
+        return " | ".join(_literal(a) for a in args)
     raise TypeError(f"no TypeScript type for {annotation!r}")
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -111,8 +112,8 @@ class ChannelEngine:
         """The channel's latest published view; any thread."""
         return self._publisher.view(channel_id)
 
-    def create(self, name: str, description: str = "") -> Channel:
-        return self._membership.create(name, description)
+    def create(self, name: str, description: str = "", members: Sequence[str] = ()) -> Channel:
+        return self._membership.create(name, description, members)
 
     def rename(self, channel_id: str, name: str, description: str = "") -> Channel:
         return self._membership.rename(channel_id, name, description)

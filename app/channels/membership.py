@@ -3,6 +3,8 @@ leaving. Argument types are checked once, by the service; this checks values."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.agents.supervisor import Supervisor
 from app.channels.publishing import Publisher
 from app.channels.registry import ChannelRegistry
@@ -33,10 +35,20 @@ class Membership:
         self._supervisor.runtime(name)
         return name
 
-    def create(self, name: str, description: str = "") -> Channel:
+    def create(self, name: str, description: str = "", members: Sequence[str] = ()) -> Channel:
+        """A new channel with `members` invited (all checked first: an unknown agent creates
+        nothing)."""
         name, description = self._check(name, description)
+        invited: list[str] = []
+        for agent in members:
+            known = self.agent(agent)
+            if known not in invited:
+                invited.append(known)
         channel = Channel(id=new_id(), name=name, description=description)
-        self._registry.add(ChannelState(StoredChannel(channel=channel)))
+        state = ChannelState(StoredChannel(channel=channel))
+        self._registry.add(state)
+        for agent in invited:
+            self.join(state, agent)
         self._publisher.channels()
         return channel
 

@@ -9,7 +9,16 @@ from app.channels.reading import Conversation, Page, read_conversation, read_old
 from app.core.expose import exposed
 from app.core.loop import LoopThread
 from app.models.changes import FileChange
+from app.events.payloads import PermissionRequested
 from app.models.conversation import Attachment, Channel, Command
+from app.models.finding import (
+    AroundPage,
+    AttentionCounts,
+    ExportFormat,
+    NewerPage,
+    PermissionRule,
+    SearchResults,
+)
 from app.models.sessions import MemberSession
 from app.models.wire import WireJson
 
@@ -34,9 +43,12 @@ class ChannelService:
         return self._core.call(self._engine.channels)
 
     @exposed
-    def Create(self, name: str, description: str = "") -> Channel:
-        """Creates a channel; a name already taken (ignoring case) or empty is an error."""
-        return self._core.call(lambda: self._engine.create(name, description))
+    def Create(
+        self, name: str, description: str = "", members: list[str] | None = None
+    ) -> Channel:
+        """Creates a channel; a name already taken (ignoring case) or empty is an error.
+        Extension (issue 17): `members` are invited at once (each shows `agent-joined`)."""
+        return self._core.call(lambda: self._engine.create(name, description, members or []))
 
     @exposed
     def Rename(self, id: str, name: str, description: str = "") -> Channel:
@@ -159,6 +171,87 @@ class ChannelService:
         ("" for each the window could not locate: the page then reads its bytes)."""
         found = self._dropped_paths(names)
         return [found[i] if i < len(found) else "" for i in range(len(names))]
+
+    # ---- issue 17: find, reuse and be told ----------------------------------------------------
+
+    @exposed
+    def Search(self, query: str, channel: str = "", limit: int = 50) -> SearchResults:
+        """Extension: full-text search of every conversation's messages (words, prefixes,
+        "quoted phrases"; accents and case folded), newest first; only `channel`'s if given."""
+        raise NotImplementedError
+
+    @exposed
+    def Around(self, id: str, messageId: str) -> WireJson[AroundPage]:
+        """Extension: the page of messages around `messageId` (it included), to open a
+        conversation at a message found."""
+        raise NotImplementedError
+
+    @exposed
+    def Newer(self, id: str, afterId: str) -> WireJson[NewerPage]:
+        """Extension: the 100 messages after `afterId` (after an `Around` page)."""
+        raise NotImplementedError
+
+    @exposed
+    def Export(self, id: str, format: ExportFormat) -> str:
+        """Extension: the whole conversation as Markdown, self-contained sanitized HTML or
+        JSON text."""
+        raise NotImplementedError
+
+    @exposed
+    def SaveExport(self, id: str, format: ExportFormat) -> str:
+        """Extension: exports through the native save dialog; the path written ("" when
+        cancelled)."""
+        raise NotImplementedError
+
+    @exposed
+    def MessageMarkdown(self, id: str, messageId: str) -> str:
+        """Extension: one message as Markdown (what "Copy" puts on the clipboard)."""
+        raise NotImplementedError
+
+    @exposed
+    def Resend(self, id: str, messageId: str) -> str:
+        """Extension: sends a user message again (also one dropped by Stop), or for an agent's
+        answer the user message it answered, to that agent only; the new message's id."""
+        raise NotImplementedError
+
+    @exposed
+    def NewSession(self, id: str) -> None:
+        """Extension: the members start new ACP sessions; a `new-session` divider is added and
+        what came before it is not sent to them again."""
+        raise NotImplementedError
+
+    @exposed
+    def Permissions(self) -> list[PermissionRequested]:
+        """Extension: every pending permission request of every channel, oldest first."""
+        raise NotImplementedError
+
+    @exposed
+    def PermissionRules(self) -> list[PermissionRule]:
+        """Extension: the "always allow" rules the person gave (per agent and tool kind)."""
+        raise NotImplementedError
+
+    @exposed
+    def RevokePermissionRule(self, ruleId: str) -> list[PermissionRule]:
+        """Extension: forgets a rule; the rules left."""
+        raise NotImplementedError
+
+    @exposed
+    def Viewing(self, id: str, focused: bool) -> AttentionCounts:
+        """Extension: the page says which conversation is on screen ("" for none) and whether
+        the window has the focus; its answers count as read then. Remembered as the
+        conversation to reopen at the next start."""
+        raise NotImplementedError
+
+    @exposed
+    def Attention(self) -> AttentionCounts:
+        """Extension: unread answers by channel and pending permission requests."""
+        raise NotImplementedError
+
+    @exposed
+    def LastViewed(self) -> str:
+        """Extension: the conversation on screen when the app last closed ("" for none or one
+        deleted since)."""
+        raise NotImplementedError
 
     def _set_files_chooser(self, chooser: FilesChooser) -> None:
         """The window installs the native dialog here (tests install their own)."""

@@ -23,6 +23,10 @@ TERMINAL_OUTPUT: Final = "terminal:output"  # an agent's command printed somethi
 TERMINAL_EXITED: Final = "terminal:exited"  # an agent's command ended
 CHANGES_CHANGED: Final = "changes:changed"  # file changes recorded or reverted in a channel
 
+ATTENTION_CHANGED: Final = "attention:changed"  # unread answers or pending permissions (issue 17)
+NOTIFICATION_OPENED: Final = "notification:opened"  # the person clicked a notification
+PERMISSION_RULES_CHANGED: Final = "permission-rules:changed"  # "always allow" rules changed
+
 EXTENSION_EVENTS: Final = (
     SESSION_CHANGED,
     SIGN_IN_TERMINAL_OUTPUT,
@@ -30,4 +34,7 @@ EXTENSION_EVENTS: Final = (
     TERMINAL_OUTPUT,
     TERMINAL_EXITED,
     CHANGES_CHANGED,
+    ATTENTION_CHANGED,
+    NOTIFICATION_OPENED,
+    PERMISSION_RULES_CHANGED,
 )

@@ -17,6 +17,7 @@ from app.models.conversation import (
     ToolCall,
     Usage,
 )
+from app.models.finding import AttentionCounts, NotificationOpened, PermissionRulesChanged
 from app.models.problems import Problem
 from app.models.sessions import MemberSession
 from app.models.wire import WireModel
@@ -164,4 +165,7 @@ EVENT_PAYLOADS: dict[str, type[WireModel]] = {
     names.TERMINAL_OUTPUT: TerminalOutput,
     names.TERMINAL_EXITED: TerminalExited,
     names.CHANGES_CHANGED: ChangesChanged,
+    names.ATTENTION_CHANGED: AttentionCounts,
+    names.NOTIFICATION_OPENED: NotificationOpened,
+    names.PERMISSION_RULES_CHANGED: PermissionRulesChanged,
 }

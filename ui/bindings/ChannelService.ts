@@ -1,7 +1,7 @@
 // generated — do not edit: scripts/gen_bindings.py writes this file from app/.
 
 import { call } from "./runtime";
-import type { Attachment, Channel, Command, Conversation, FileChange, MemberSession, Page } from "./models";
+import type { AroundPage, Attachment, AttentionCounts, Channel, Command, Conversation, FileChange, MemberSession, NewerPage, Page, PermissionRequested, PermissionRule, SearchResults } from "./models";
 
 /** Invites an agent; the channel shows `agent-joined`. */
 export function AddMember(id: string, agent: string): Promise<Channel> {
@@ -11,6 +11,11 @@ export function AddMember(id: string, agent: string): Promise<Channel> {
 /** Answers a pending permission request with one of its options. */
 export function AnswerPermission(id: string, optionId: string): Promise<void> {
   return call("ChannelService", "AnswerPermission", id, optionId);
+}
+
+/** Extension: the page of messages around `messageId` (it included), to open a conversation at a message found. */
+export function Around(id: string, messageId: string): Promise<AroundPage> {
+  return call("ChannelService", "Around", id, messageId);
 }
 
 /** Extension: a file of the person's (absolute path) to send with the next message. */
@@ -26,6 +31,11 @@ export function AttachImage(id: string, name: string, mime: string, data: string
 /** Extension: an attached image of this conversation as a `data:` URL, to show it. */
 export function AttachmentData(id: string, attachmentId: string): Promise<string> {
   return call("ChannelService", "AttachmentData", id, attachmentId);
+}
+
+/** Extension: unread answers by channel and pending permission requests. */
+export function Attention(): Promise<AttentionCounts> {
+  return call("ChannelService", "Attention");
 }
 
 /** Stops the current answer, the agents still due and the queued messages. */
@@ -53,9 +63,9 @@ export function Conversation(id: string): Promise<Conversation> {
   return call("ChannelService", "Conversation", id);
 }
 
-/** Creates a channel; a name already taken (ignoring case) or empty is an error. */
-export function Create(name: string, description?: string): Promise<Channel> {
-  return call("ChannelService", "Create", name, description);
+/** Creates a channel; a name already taken (ignoring case) or empty is an error. Extension (issue 17): `members` are invited at once (each shows `agent-joined`). */
+export function Create(name: string, description?: string, members?: string[] | void): Promise<Channel> {
+  return call("ChannelService", "Create", name, description, members);
 }
 
 /** Stops its answers, then deletes the channel and all its history. */
@@ -73,14 +83,49 @@ export function DroppedPaths(names: string[]): Promise<string[]> {
   return call("ChannelService", "DroppedPaths", names);
 }
 
+/** Extension: the whole conversation as Markdown, self-contained sanitized HTML or JSON text. */
+export function Export(id: string, format: "markdown" | "html" | "json"): Promise<string> {
+  return call("ChannelService", "Export", id, format);
+}
+
+/** Extension: the conversation on screen when the app last closed ("" for none or one deleted since). */
+export function LastViewed(): Promise<string> {
+  return call("ChannelService", "LastViewed");
+}
+
 /** All channels and direct conversations, oldest to newest. */
 export function List(): Promise<Channel[]> {
   return call("ChannelService", "List");
 }
 
+/** Extension: one message as Markdown (what "Copy" puts on the clipboard). */
+export function MessageMarkdown(id: string, messageId: string): Promise<string> {
+  return call("ChannelService", "MessageMarkdown", id, messageId);
+}
+
+/** Extension: the members start new ACP sessions; a `new-session` divider is added and what came before it is not sent to them again. */
+export function NewSession(id: string): Promise<void> {
+  return call("ChannelService", "NewSession", id);
+}
+
+/** Extension: the 100 messages after `afterId` (after an `Around` page). */
+export function Newer(id: string, afterId: string): Promise<NewerPage> {
+  return call("ChannelService", "Newer", id, afterId);
+}
+
 /** The 100 messages before `beforeId`. */
 export function Older(id: string, beforeId: string): Promise<Page> {
   return call("ChannelService", "Older", id, beforeId);
+}
+
+/** Extension: the "always allow" rules the person gave (per agent and tool kind). */
+export function PermissionRules(): Promise<PermissionRule[]> {
+  return call("ChannelService", "PermissionRules");
+}
+
+/** Extension: every pending permission request of every channel, oldest first. */
+export function Permissions(): Promise<PermissionRequested[]> {
+  return call("ChannelService", "Permissions");
 }
 
 /** Starts the members that never announced commands and opens their sessions. */
@@ -103,9 +148,29 @@ export function Rename(id: string, name: string, description?: string): Promise<
   return call("ChannelService", "Rename", id, name, description);
 }
 
+/** Extension: sends a user message again (also one dropped by Stop), or for an agent's answer the user message it answered, to that agent only; the new message's id. */
+export function Resend(id: string, messageId: string): Promise<string> {
+  return call("ChannelService", "Resend", id, messageId);
+}
+
 /** Extension: puts the files of these changes back as they were before, newest change first; refused, with what changed, when a file changed since. The updated records. */
 export function Revert(id: string, changeIds: string[]): Promise<FileChange[]> {
   return call("ChannelService", "Revert", id, changeIds);
+}
+
+/** Extension: forgets a rule; the rules left. */
+export function RevokePermissionRule(ruleId: string): Promise<PermissionRule[]> {
+  return call("ChannelService", "RevokePermissionRule", ruleId);
+}
+
+/** Extension: exports through the native save dialog; the path written ("" when cancelled). */
+export function SaveExport(id: string, format: "markdown" | "html" | "json"): Promise<string> {
+  return call("ChannelService", "SaveExport", id, format);
+}
+
+/** Extension: full-text search of every conversation's messages (words, prefixes, "quoted phrases"; accents and case folded), newest first; only `channel`'s if given. */
+export function Search(query: string, channel?: string, limit?: number): Promise<SearchResults> {
+  return call("ChannelService", "Search", query, channel, limit);
 }
 
 /** Adds a user message and returns its id; it waits (queued) if the channel answers. Extension: `attachments` are ids from AttachFile/AttachImage, sent with the text. */
@@ -121,4 +186,9 @@ export function SetMode(id: string, agent: string, modeId: string): Promise<Memb
 /** Extension: sets one of a member's session options (`session/set_config_option`); the session as it is afterwards. */
 export function SetOption(id: string, agent: string, optionId: string, value: string | boolean): Promise<MemberSession> {
   return call("ChannelService", "SetOption", id, agent, optionId, value);
+}
+
+/** Extension: the page says which conversation is on screen ("" for none) and whether the window has the focus; its answers count as read then. Remembered as the conversation to reopen at the next start. */
+export function Viewing(id: string, focused: boolean): Promise<AttentionCounts> {
+  return call("ChannelService", "Viewing", id, focused);
 }

@@ -1,6 +1,6 @@
 // generated — do not edit: scripts/gen_bindings.py writes this file from app/.
 
-import type { AgentLog, AgentStateChanged, ChangesChanged, ChannelsChanged, CommandsChanged, ConfigChanged, MessageDelta, MessageUpdated, PermissionRequested, PermissionResolved, SessionChanged, SignInTerminalExited, SignInTerminalOutput, TerminalExited, TerminalOutput, TurnChanged, UsageChanged } from "./models";
+import type { AgentLog, AgentStateChanged, AttentionCounts, ChangesChanged, ChannelsChanged, CommandsChanged, ConfigChanged, MessageDelta, MessageUpdated, NotificationOpened, PermissionRequested, PermissionResolved, PermissionRulesChanged, SessionChanged, SignInTerminalExited, SignInTerminalOutput, TerminalExited, TerminalOutput, TurnChanged, UsageChanged } from "./models";
 
 /** Every event the backend sends, by its SPEC name. */
 export const Events = {
@@ -21,6 +21,9 @@ export const Events = {
   TerminalOutput: "terminal:output",
   TerminalExited: "terminal:exited",
   ChangesChanged: "changes:changed",
+  AttentionChanged: "attention:changed",
+  NotificationOpened: "notification:opened",
+  PermissionRulesChanged: "permission-rules:changed",
 } as const;
 
 /** The payload type of each event. */
@@ -42,6 +45,9 @@ export interface EventPayloads {
   "terminal:output": TerminalOutput;
   "terminal:exited": TerminalExited;
   "changes:changed": ChangesChanged;
+  "attention:changed": AttentionCounts;
+  "notification:opened": NotificationOpened;
+  "permission-rules:changed": PermissionRulesChanged;
 }
 
 export type EventName = keyof EventPayloads;

@@ -24,6 +24,13 @@ export interface AgentStateChanged {
   error: string | null;
 }
 
+/** Messages around one message (it included), oldest first: `more` = older ones exist, `moreAfter` = newer ones exist (load them with `Newer`). */
+export interface AroundPage {
+  messages: Message[];
+  more: boolean;
+  moreAfter: boolean;
+}
+
 /** A file or an image attached to a user message (issue 15). `path` is absolute: the person's file, or for pasted/dropped images a copy in the configuration's data folder. */
 export interface Attachment {
   id: string;
@@ -32,6 +39,13 @@ export interface Attachment {
   path: string;
   mime: string;
   size: number;
+}
+
+/** What waits for the person: unfinished reading (answers finished in a conversation that was not on screen in a focused window) by channel, and pending permission requests. */
+export interface AttentionCounts {
+  unread: Record<string, number>;
+  permissions: number;
+  total: number;
 }
 
 /** One way to sign in to the agent, as it announced it (`authMethods` of `initialize`). */
@@ -159,7 +173,7 @@ export interface Message {
   queued: boolean;
   stopReason: "end_turn" | "cancelled" | "max_tokens" | "max_turn_requests" | "refusal" | null;
   error: string;
-  code: "agent-joined" | "agent-left" | "no-recipient" | "agent-unavailable" | null;
+  code: "agent-joined" | "agent-left" | "no-recipient" | "agent-unavailable" | "new-session" | null;
   attachments: Attachment[];
 }
 
@@ -183,6 +197,18 @@ export interface ModeInfo {
   id: string;
   name: string;
   description: string;
+}
+
+/** Messages after one, oldest first; `moreAfter` when newer ones still exist. */
+export interface NewerPage {
+  messages: Message[];
+  moreAfter: boolean;
+}
+
+/** The person clicked a notification: show this conversation (at this message). */
+export interface NotificationOpened {
+  channel: string;
+  messageId: string;
 }
 
 export interface OptionChoiceInfo {
@@ -224,6 +250,20 @@ export interface PermissionResolved {
   channel: string;
 }
 
+/** An "always allow" the person gave: the agent's requests for this kind of tool are allowed without asking, in every channel, until revoked. */
+export interface PermissionRule {
+  id: string;
+  agent: string;
+  kind: "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
+  createdAt: string;
+  channel: string;
+  example: string;
+}
+
+export interface PermissionRulesChanged {
+  rules: PermissionRule[];
+}
+
 export interface PlanEntry {
   content: string;
   status: "pending" | "in_progress" | "completed";
@@ -235,6 +275,24 @@ export interface Problem {
   column: number;
   message: string;
   warning: boolean;
+}
+
+/** One message found. `snippet` is plain text (never HTML) around the matches; `highlights` are the [start, end) character ranges of the matched words in it. */
+export interface SearchHit {
+  channel: string;
+  channelName: string;
+  messageId: string;
+  agent: string;
+  role: "user" | "agent" | "system";
+  createdAt: string;
+  snippet: string;
+  highlights: number[][];
+}
+
+/** Newest first; `more` when the query matched more messages than were returned. */
+export interface SearchResults {
+  results: SearchHit[];
+  more: boolean;
 }
 
 /** Extension: a member's session offers or is set to other modes or options. */

@@ -4,7 +4,9 @@
 export type View =
   | { kind: "agents"; focus?: string }
   | { kind: "settings" }
-  | { kind: "channel"; id: string };
+  | { kind: "inbox" }
+  // `at`: a message to open the conversation at and highlight (search, links, notifications).
+  | { kind: "channel"; id: string; at?: string };
 
 type Guard = () => Promise<boolean>;
 
@@ -30,7 +32,7 @@ class Navigation {
 
 function sameView(a: View, b: View): boolean {
   if (a.kind !== b.kind) return false;
-  if (a.kind === "channel" && b.kind === "channel") return a.id === b.id;
+  if (a.kind === "channel" && b.kind === "channel") return a.id === b.id && a.at === b.at;
   return a.kind !== "agents" || b.kind !== "agents" || a.focus === b.focus;
 }
 
