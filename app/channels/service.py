@@ -8,8 +8,8 @@ from app.channels.engine import ChannelEngine
 from app.channels.reading import Conversation, Page, read_conversation, read_older
 from app.core.expose import exposed
 from app.core.loop import LoopThread
-from app.models.changes import FileChange
 from app.events.payloads import PermissionRequested
+from app.models.changes import FileChange
 from app.models.conversation import Attachment, Channel, Command
 from app.models.finding import (
     AroundPage,
@@ -43,9 +43,7 @@ class ChannelService:
         return self._core.call(self._engine.channels)
 
     @exposed
-    def Create(
-        self, name: str, description: str = "", members: list[str] | None = None
-    ) -> Channel:
+    def Create(self, name: str, description: str = "", members: list[str] | None = None) -> Channel:
         """Creates a channel; a name already taken (ignoring case) or empty is an error.
         Extension (issue 17): `members` are invited at once (each shows `agent-joined`)."""
         return self._core.call(lambda: self._engine.create(name, description, members or []))
