@@ -130,5 +130,12 @@ class History(Protocol):
     def change_texts(self, channel_id: str, change_id: str) -> ChangeTexts | None:
         """The texts before and after a kept change; None for a change not kept."""
 
+    def value(self, key: str) -> bytes | None:
+        """A small value the app keeps with the history under `key` (e.g. the "always allow"
+        rules, the conversation last on screen); None when never kept."""
+
+    def put_value(self, key: str, value: bytes) -> None:
+        """Keeps (replaces) a small value under `key` (at most 200 characters)."""
+
     def close(self) -> None:
         """Releases the files and the lock; the object is not used afterwards."""

@@ -110,7 +110,7 @@ class LmdbHistory(LmdbChanges):
             # Creating sub-databases and converting an older format are writes: they can meet
             # a full map too (a database reopened with a map just its size, see _grow).
             dbs = self._write(self._open_sub_databases)
-            self._channels, self._timeline, self._positions, self._commands, _meta = dbs
+            self._channels, self._timeline, self._positions, self._commands, self._meta = dbs
             self._changes = self._write(lambda txn: self._env.open_db(CHANGES_DB, txn=txn))
             self._check_ends()
             mark_started(folder)
@@ -290,6 +290,19 @@ class LmdbHistory(LmdbChanges):
         value = encode_commands(commands)
         self._write(lambda txn: txn.put(key, value, db=self._commands))
 
+    # Values the app keeps (next to the format's own key, in `meta`: theirs start with "app:")
+
+    def value(self, key: str) -> bytes | None:
+        try:
+            with self._reading(self._meta) as txn:
+                return txn.get(_value_key(key))
+        except HistoryUnreadable:
+            return None
+
+    def put_value(self, key: str, value: bytes) -> None:
+        stored = _value_key(key)
+        self._write(lambda txn: txn.put(stored, value, db=self._meta))
+
     # Lifetime
 
     def close(self) -> None:
@@ -364,6 +377,12 @@ class LmdbHistory(LmdbChanges):
         # ended, and the guard keeps other threads' reads out meanwhile.
         with self._guard:
             self._env.set_mapsize(min(size * 2, MAX_MAP_SIZE))
+
+
+def _value_key(key: str) -> bytes:
+    if not key or len(key) > 200:
+        raise ValueError(f"a kept value's key has 1 to 200 characters: {key[:40]!r}")
+    return b"app:" + key.encode()
 
 
 def _prefix(channel_id: str) -> bytes | None:

@@ -56,6 +56,7 @@ class MemoryHistory:
         self._channels: dict[str, bytes] = {}
         self._messages: dict[str, _ChannelMessages] = {}
         self._commands: dict[str, bytes] = {}
+        self._values: dict[str, bytes] = {}
         # channel id -> change id -> (record, compressed texts), as the database keeps them
         self._changes: dict[str, dict[str, tuple[bytes, bytes]]] = {}
 
@@ -129,6 +130,14 @@ class MemoryHistory:
         record = encode_commands(commands)
         with self._lock:
             self._commands[agent] = record
+
+    def value(self, key: str) -> bytes | None:
+        with self._lock:
+            return self._values.get(key)
+
+    def put_value(self, key: str, value: bytes) -> None:
+        with self._lock:
+            self._values[key] = value
 
     def add_change(self, change: FileChange, texts: ChangeTexts) -> None:
         kept = (encode_change(change), encode_texts(texts))

@@ -293,3 +293,15 @@ def test_commands_are_kept_per_agent_and_replaced_by_the_next_announcement(
     assert history.commands("alpha") == []
     assert history.commands("beta") == [Command(name="other")]
     assert history.commands("gamma") == []
+
+
+# Values the app keeps with the history (issue 17: rules, the conversation last on screen)
+
+
+def test_a_kept_value_is_read_back_and_replaced_by_the_next(history: History) -> None:
+    assert history.value("last-viewed") is None
+    history.put_value("last-viewed", b"channel-1")
+    history.put_value("rules", b"[]")
+    assert history.value("last-viewed") == b"channel-1"
+    history.put_value("last-viewed", b"channel-2")
+    assert (history.value("last-viewed"), history.value("rules")) == (b"channel-2", b"[]")

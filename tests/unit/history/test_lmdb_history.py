@@ -18,7 +18,9 @@ from tests.unit.history.formats import write_format_1
 from tests.unit.history.samples import add_messages, rich_message, stored_channel, text_message
 
 
-def test_channels_messages_and_commands_survive_closing_and_reopening(tmp_path: Path) -> None:
+def test_channels_messages_commands_and_values_survive_closing_and_reopening(
+    tmp_path: Path,
+) -> None:
     folder = tmp_path / "history"
     history = LmdbHistory(folder)
     stored = stored_channel(name="team", last_responder="alpha")
@@ -26,6 +28,7 @@ def test_channels_messages_and_commands_survive_closing_and_reopening(tmp_path: 
     added = [*add_messages(history, stored.channel.id, 120), rich_message(stored.channel.id)]
     history.add_message(added[-1])
     history.put_commands("alpha", [Command(name="review", hint="path")])
+    history.put_value("last-viewed", stored.channel.id.encode())
     history.close()
 
     reopened = LmdbHistory(folder)
@@ -34,6 +37,7 @@ def test_channels_messages_and_commands_survive_closing_and_reopening(tmp_path: 
         assert reopened.last_messages(stored.channel.id) == (added[-100:], True)
         assert reopened.messages_before(stored.channel.id, added[-100].id) == (added[:-100], False)
         assert reopened.commands("alpha") == [Command(name="review", hint="path")]
+        assert reopened.value("last-viewed") == stored.channel.id.encode()
     finally:
         reopened.close()
 
