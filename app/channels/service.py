@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.channels.engine import ChannelEngine
-from app.channels.reading import Conversation, Page, read_conversation, read_older
+from app.channels.export import markdown as export_markdown
+from app.channels.export.reading import find_message
+from app.channels.reading import Conversation, Page, no_channel, read_conversation, read_older
 from app.core.expose import exposed
 from app.core.loop import LoopThread
 from app.events.payloads import PermissionRequested
@@ -203,8 +205,12 @@ class ChannelService:
 
     @exposed
     def MessageMarkdown(self, id: str, messageId: str) -> str:
-        """Extension: one message as Markdown (what "Copy" puts on the clipboard)."""
-        raise NotImplementedError
+        """Extension: one message as Markdown (what "Copy" puts on the clipboard): its
+        content without the author and time heading an export gives it."""
+        view = self._engine.view(id)  # read off the loop, as Conversation is
+        if view is None:
+            raise no_channel(id)
+        return export_markdown.message_markdown(find_message(view, messageId))
 
     @exposed
     def Resend(self, id: str, messageId: str) -> str:
