@@ -16,6 +16,10 @@ from app.models.sessions import MemberSession as SessionOffer
 from app.models.wire import WireModel
 
 PAGE = 100
+# A page opened at a message (a search result): it, 50 before and 49 after, so it stands in the
+# middle of a page as long as a normal one.
+AROUND_BEFORE = 50
+AROUND_AFTER = 49
 ID_OPENING = b'{"id":"'  # how every stored message begins
 
 
@@ -61,12 +65,26 @@ class RecordPage:
         return {record[start : record.index(b'"', start)] for record in self.records}
 
 
+@dataclass(frozen=True, slots=True)
+class RecordWindow:
+    """Stored messages around a point, undecoded, oldest first: whether older ones exist
+    (`more`) and newer ones (`more_after`)."""
+
+    records: list[bytes]
+    more: bool
+    more_after: bool
+
+    def page(self) -> RecordPage:
+        return RecordPage(self.records, self.more)
+
+
 class History(Protocol):
     """Every method but the record reads is called on the core loop thread. Writes are durable
     when they return (one transaction each): a crash never loses a finished message nor leaves
     half of one.
 
-    `last_records` and `records_before` may be called from any thread at any time, even while
+    `last_records`, `records_before`, `records_around` and `records_after` may be called from
+    any thread at any time, even while
     the core thread writes or closes the history (they raise `HistoryClosed` then): the page's
     history reads take them directly, without waiting for the core loop."""
 
@@ -107,6 +125,22 @@ class History(Protocol):
 
     def records_before(self, channel_id: str, before_id: str, limit: int = PAGE) -> RecordPage:
         """`messages_before`, undecoded; any thread."""
+
+    def records_around(
+        self,
+        channel_id: str,
+        message_id: str,
+        before: int = AROUND_BEFORE,
+        after: int = AROUND_AFTER,
+    ) -> RecordWindow | None:
+        """The `before` messages before `message_id`, it, and the `after` ones after it,
+        undecoded, oldest first; None for an id that is not kept. Any thread."""
+
+    def records_after(
+        self, channel_id: str, after_id: str, limit: int = PAGE
+    ) -> RecordWindow | None:
+        """The `limit` messages just after `after_id`, undecoded, oldest first (`more` is
+        always true: `after_id` is older); None for an id that is not kept. Any thread."""
 
     def messages_after(self, channel_id: str, after_id: str, limit: int) -> list[Message]:
         """The last `limit` messages kept after `after_id` ("", or an id not kept: from the

@@ -33,7 +33,15 @@ import lmdb
 from pydantic import ValidationError
 
 from app.history import lmdb_format
-from app.history.base import PAGE, HistoryClosed, RecordPage, StoredChannel
+from app.history.base import (
+    AROUND_AFTER,
+    AROUND_BEFORE,
+    PAGE,
+    HistoryClosed,
+    RecordPage,
+    RecordWindow,
+    StoredChannel,
+)
 from app.history.data_file import mark_started, refuse_cut_short, refuse_emptied
 from app.history.failures import (
     HistoryUnreadable,
@@ -232,6 +240,46 @@ class LmdbHistory(LmdbChanges):
             items, more = _page(txn, prefix, prefix + position, limit)
         return RecordPage(self._checks.records(prefix, items), more)
 
+    def records_around(
+        self,
+        channel_id: str,
+        message_id: str,
+        before: int = AROUND_BEFORE,
+        after: int = AROUND_AFTER,
+    ) -> RecordWindow | None:
+        return self._window(channel_id, message_id, before, after, include=True)
+
+    def records_after(
+        self, channel_id: str, after_id: str, limit: int = PAGE
+    ) -> RecordWindow | None:
+        return self._window(channel_id, after_id, 0, limit, include=False)
+
+    def _window(
+        self, channel_id: str, message_id: str, before: int, after: int, include: bool
+    ) -> RecordWindow | None:
+        """Two cursor walks from the message's position: back for the older ones (as `Older`
+        does), forward for it and the newer ones. Never a scan, whatever the channel's size."""
+        prefix = _prefix(channel_id)
+        if prefix is None:
+            return None
+        with self._reading(self._timeline) as txn:
+            position = self._position(txn, prefix, message_id)
+            if position is None:
+                return None
+            older, more = _page(txn, prefix, prefix + position, before) if include else ([], True)
+            # The message itself (kept only when asked for), then `after` more, and one to
+            # know whether newer ones exist.
+            newer = _walk_forward(txn, prefix + position, prefix + _END, after + 2)
+        if not newer or newer[0][0] != prefix + position:
+            return None  # its position was kept but not its record: not in the history
+        more_after = len(newer) > after + 1
+        del newer[after + 1 :]
+        if not include:
+            del newer[0]
+            more = True
+        items = newer[::-1] + older  # newest first, one run of positions, as checks want
+        return RecordWindow(self._checks.records(prefix, items), more, more_after)
+
     def messages_after(self, channel_id: str, after_id: str, limit: int) -> list[Message]:
         """An unknown `after_id` counts as "": an agent that saw a message no longer kept
         is given the latest messages. Damage is left out: an agent is given what could be
@@ -409,6 +457,19 @@ def _page(
     more = len(items) > limit
     del items[limit:]
     return items, more
+
+
+def _walk_forward(
+    txn: lmdb.Transaction[bytes], start: bytes, end: bytes, limit: int
+) -> list[tuple[bytes, bytes]]:
+    """At most `limit` records from key `start` (included) up to key `end`, oldest first."""
+    cursor = txn.cursor()
+    if not cursor.set_range(start):
+        return []
+    items = list(islice(cursor.iternext(), limit))
+    if items and items[-1][0] >= end:
+        del items[bisect_left(items, True, key=lambda item: item[0] >= end) :]
+    return items
 
 
 def _walk_back(

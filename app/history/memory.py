@@ -11,7 +11,15 @@ from __future__ import annotations
 
 import threading
 
-from app.history.base import PAGE, HistoryClosed, RecordPage, StoredChannel
+from app.history.base import (
+    AROUND_AFTER,
+    AROUND_BEFORE,
+    PAGE,
+    HistoryClosed,
+    RecordPage,
+    RecordWindow,
+    StoredChannel,
+)
 from app.history.change_records import (
     ChangeTexts,
     decode_change,
@@ -110,6 +118,34 @@ class MemoryHistory:
             found = self._messages.get(channel_id)
             at = found.positions.get(before_id) if found else None
             return self._page(found, at, limit)
+
+    def records_around(
+        self,
+        channel_id: str,
+        message_id: str,
+        before: int = AROUND_BEFORE,
+        after: int = AROUND_AFTER,
+    ) -> RecordWindow | None:
+        with self._lock:
+            self._check_open()
+            found = self._messages.get(channel_id)
+            at = found.positions.get(message_id) if found else None
+            if found is None or at is None:
+                return None
+            start, end = max(at - max(before, 0), 0), at + 1 + max(after, 0)
+            return RecordWindow(found.records[start:end], start > 0, end < len(found.records))
+
+    def records_after(
+        self, channel_id: str, after_id: str, limit: int = PAGE
+    ) -> RecordWindow | None:
+        with self._lock:
+            self._check_open()
+            found = self._messages.get(channel_id)
+            at = found.positions.get(after_id) if found else None
+            if found is None or at is None:
+                return None
+            end = at + 1 + max(limit, 0)
+            return RecordWindow(found.records[at + 1 : end], True, end < len(found.records))
 
     def messages_after(self, channel_id: str, after_id: str, limit: int) -> list[Message]:
         with self._lock:
