@@ -27,10 +27,12 @@ from app.agents.supervisor import Supervisor
 from app.channels.attachments import Attachments, find_in_messages
 from app.channels.commands import CommandCatalog
 from app.channels.membership import Membership
+from app.channels.permission_rules import PermissionRules
 from app.channels.permissions import PermissionBroker
-from app.channels.publishing import Publisher
+from app.channels.publishing import Publisher, now_iso
 from app.channels.reading import ChannelView
 from app.channels.registry import ChannelRegistry
+from app.channels.resending import Resending
 from app.channels.session_settings import Preset, SessionSettings
 from app.channels.sessions import Sessions
 from app.channels.state import ChannelState
@@ -40,10 +42,12 @@ from app.channels.turns import Turns
 from app.channels.workspaces import Workspaces
 from app.core.errors import UserError
 from app.events.bus import EventBus
+from app.events.payloads import PermissionRequested
 from app.history.base import History
 from app.i18n import _
 from app.models.changes import FileChange
 from app.models.conversation import Attachment, Channel, Command
+from app.models.finding import PermissionRule
 from app.models.sessions import MemberSession as SessionOffer
 from app.workspace.changes import ChangeLog
 
@@ -62,8 +66,14 @@ class ChannelEngine:
         self._commands = CommandCatalog(bus, self._registry)
         self._membership = Membership(self._registry, self._publisher, supervisor)
         self._settings = SessionSettings(self._registry, self._publisher, self._preset)
+        self._rules = PermissionRules(bus, lambda: self._registry.history, now_iso)
         streaming = Streaming(
-            self._registry, self._publisher, self._permissions, self._commands, self._settings
+            self._registry,
+            self._publisher,
+            self._permissions,
+            self._commands,
+            self._settings,
+            self._rules,
         )
         self._changes = ChangeLog(bus, lambda: self._registry.history)
         self._terminals = TerminalHub(bus, self._registry, self._publisher)
@@ -94,6 +104,7 @@ class ChannelEngine:
         self._attachments.open(data_folder)
         self._commands.clear()
         self._publisher.channels()
+        self._rules.announce()  # this history's rules
 
     async def detach(self) -> None:
         """Stops every answer (an answer in progress is not kept), then closes the history."""
@@ -149,6 +160,10 @@ class ChannelEngine:
         self._attachments.taken(channel_id, attachments)
         return message_id
 
+    def resend(self, channel_id: str, message_id: str, kept: Resending | None = None) -> str:
+        """Sends a message again (issue 17): see Turns.resend and resending.py."""
+        return self._turns.resend(self._registry.get(channel_id), message_id, kept)
+
     # ---- attachments -------------------------------------------------------------------------
 
     def attach_file(self, channel_id: str, path: str) -> Attachment:
@@ -190,6 +205,18 @@ class ChannelEngine:
         if kind.startswith("reject"):
             state.scope.rejections += 1
         self._publisher.permissions_resolved(state, [request.id])
+        if kind == "allow_always":
+            self._rules.given(request)  # kept after the answer: a failed write loses no answer
+
+    def permissions(self) -> list[PermissionRequested]:
+        """Every channel's pending permission requests, oldest first."""
+        return self._permissions.all()
+
+    def permission_rules(self) -> list[PermissionRule]:
+        return self._rules.list()
+
+    def revoke_permission_rule(self, rule_id: str) -> list[PermissionRule]:
+        return self._rules.revoke(rule_id)
 
     def commands(self, agent: str) -> list[Command]:
         return self._commands.of(self._membership.agent(agent))

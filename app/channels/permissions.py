@@ -75,6 +75,10 @@ class PermissionBroker:
         """How many of the channel's requests are held (answered ones go at the next loop turn)."""
         return len(self._by_channel.get(channel_id, ()))
 
+    def all(self) -> list[PermissionRequested]:
+        """Every channel's pending requests, oldest first (the order they were asked in)."""
+        return [p.request for p in self._by_id.values() if not p.reply.done()]
+
     def pending(self, channel_id: str) -> list[PermissionRequested]:
         return [
             p.request for p in self._by_channel.get(channel_id, {}).values() if not p.reply.done()

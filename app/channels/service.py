@@ -7,7 +7,15 @@ from collections.abc import Callable
 from app.channels.engine import ChannelEngine
 from app.channels.export import markdown as export_markdown
 from app.channels.export.reading import find_message
-from app.channels.reading import Conversation, Page, no_channel, read_conversation, read_older
+from app.channels.reading import (
+    Conversation,
+    Page,
+    no_channel,
+    read_around,
+    read_conversation,
+    read_newer,
+    read_older,
+)
 from app.core.expose import exposed
 from app.core.loop import LoopThread
 from app.events.payloads import PermissionRequested
@@ -183,13 +191,14 @@ class ChannelService:
     @exposed
     def Around(self, id: str, messageId: str) -> WireJson[AroundPage]:
         """Extension: the page of messages around `messageId` (it included), to open a
-        conversation at a message found."""
-        raise NotImplementedError
+        conversation at a message found. 50 before it, it, 49 after it; at the end of the
+        conversation the live answer and queued messages follow, as in `Conversation`."""
+        return read_around(self._engine, id, messageId)  # on this thread, as Conversation
 
     @exposed
     def Newer(self, id: str, afterId: str) -> WireJson[NewerPage]:
         """Extension: the 100 messages after `afterId` (after an `Around` page)."""
-        raise NotImplementedError
+        return read_newer(self._engine, id, afterId)
 
     @exposed
     def Export(self, id: str, format: ExportFormat) -> str:

@@ -19,6 +19,7 @@ from app.acp.updates import (
     UsageChanged,
 )
 from app.channels.commands import CommandCatalog
+from app.channels.permission_rules import PermissionRules, option_a_rule_gives
 from app.channels.permissions import MAX_PENDING_PER_CHANNEL, PermissionBroker
 from app.channels.publishing import Publisher
 from app.channels.registry import ChannelRegistry
@@ -38,8 +39,10 @@ class Streaming:
         permissions: PermissionBroker,
         commands: CommandCatalog,
         settings: SessionSettings,
+        rules: PermissionRules,
     ) -> None:
         self._registry = registry
+        self._rules = rules
         self._settings = settings
         self._publisher = publisher
         self._permissions = permissions
@@ -108,24 +111,43 @@ class Streaming:
                     MAX_PENDING_PER_CHANNEL,
                 )
             return
-        # Show (or update) the tool the request is about.
-        for delta in turn.answer.tool(asked.tool):
-            self._publisher.delta(delta)
+        # Show (or update) the tool the request is about: with the rule that allowed it, if one.
+        deltas = turn.answer.tool(asked.tool)
         tool = turn.answer.tool_call(asked.tool.tool_call_id) or ToolCall(id="?")
+        options = [
+            PermissionOption(option_id=o.option_id, name=o.name, kind=o.kind) for o in asked.options
+        ]
+        allowed = self._allowed_by_rule(agent, tool, options, asked)
+        for delta in deltas:
+            self._publisher.delta(delta)
+        if allowed:
+            return
         request = PermissionRequested(
             id=new_id(),
             channel=channel_id,
             agent=agent,
             message_id=turn.answer.message.id,
             tool_call=tool.model_copy(deep=True),
-            options=[
-                PermissionOption(option_id=o.option_id, name=o.name, kind=o.kind)
-                for o in asked.options
-            ],
+            options=options,
             rejections=state.scope.rejections,
         )
         self._permissions.add(request, asked.reply)
         self._publisher.permission_requested(state, request)
+
+    def _allowed_by_rule(
+        self, agent: str, tool: ToolCall, options: list[PermissionOption], asked: PermissionAsked
+    ) -> bool:
+        """Answers at once when the person always allows this agent this kind of tool, and
+        marks the tool call with the rule (its card says so; no prompt is shown)."""
+        rule = self._rules.matching(agent, tool.kind)
+        if rule is None:
+            return False
+        option = option_a_rule_gives(options)
+        if option is None:
+            return False  # it offers no way to allow: the person is asked
+        tool.allowed_by_rule = rule.id
+        asked.reply.set_result(option.option_id)
+        return True
 
     def _ignore(self, kind: str) -> None:
         if kind not in self._ignored:

@@ -63,6 +63,9 @@ class ToolCall(WireModel):
     locations: list[Location] = Field(default_factory=list)
     diffs: list[Diff] = Field(default_factory=list)
     terminals: list[TerminalView] = Field(default_factory=list)
+    # Extension (issue 17): the id of the "always allow" rule that answered this tool call's
+    # permission request without asking the person ("" when none did): its card says so.
+    allowed_by_rule: str = ""
 
 
 class PlanEntry(WireModel):

@@ -373,6 +373,7 @@ export interface ToolCall {
   locations: Location[];
   diffs: Diff[];
   terminals: TerminalView[];
+  allowedByRule: string;
 }
 
 export interface TurnChanged {
