@@ -26,11 +26,12 @@ from pydantic import Field
 from app.channels.answer import cancel_unfinished_tools
 from app.core.errors import UserError
 from app.events.payloads import PermissionRequested
-from app.history.base import PAGE, History, HistoryClosed, RecordPage
+from app.history.base import PAGE, History, HistoryClosed, RecordPage, RecordWindow
 from app.history.failures import HistoryUnreadable
 from app.history.records import decode_messages, encode_message
 from app.i18n import _
 from app.models.conversation import Channel, Message, Usage
+from app.models.finding import AroundPage, NewerPage
 from app.models.sessions import MemberSession
 from app.models.wire import WireJson, WireModel
 
@@ -123,6 +124,51 @@ def read_older(source: ViewSource, channel_id: str, before_id: str) -> WireJson[
     return _with_view(source, channel_id, read)
 
 
+def read_around(source: ViewSource, channel_id: str, message_id: str) -> WireJson[AroundPage]:
+    """The stored messages around `message_id` (50 before, it, 49 after), oldest first; when
+    the page reaches the end, the live answer and the held and queued messages follow, as in
+    `Conversation`."""
+
+    def read(view: ChannelView) -> WireJson[AroundPage]:
+        live = _live(view)  # before the records: see the module's note on consistency
+        window = _found(view.history.records_around(view.channel_id, message_id))
+        items = _messages(window.page(), [] if window.more_after else live)
+        more, after = _bool(window.page()), _bool_of(window.more_after)
+        return WireJson(f'{{"messages":[{items}],"more":{more},"moreAfter":{after}}}')
+
+    return _with_view(source, channel_id, read)
+
+
+def read_newer(source: ViewSource, channel_id: str, after_id: str) -> WireJson[NewerPage]:
+    """The 100 stored messages after `after_id`; at the end, the live ones too."""
+    if not after_id:
+        raise UserError(_("afterId must be a message id"))
+
+    def read(view: ChannelView) -> WireJson[NewerPage]:
+        live = _live(view)
+        window = _found(view.history.records_after(view.channel_id, after_id, PAGE))
+        items = _messages(window.page(), [] if window.more_after else live)
+        return WireJson(f'{{"messages":[{items}],"moreAfter":{_bool_of(window.more_after)}}}')
+
+    return _with_view(source, channel_id, read)
+
+
+def _live(view: ChannelView) -> list[tuple[bytes, str]]:
+    """The live answer, then the held and queued messages: what the page shows after the
+    stored ones."""
+    live = []
+    if view.answer is not None:
+        live.append((view.answer.id.encode(), view.answer.model_dump_json(by_alias=True)))
+    live.extend(view.after)
+    return live
+
+
+def _found(window: RecordWindow | None) -> RecordWindow:
+    if window is None:
+        raise UserError(_("this message is no longer in the history"))
+    return window
+
+
 class ViewSource(Protocol):
     """Where reads find a channel's latest view (the engine), from any thread."""
 
@@ -173,4 +219,8 @@ def _settled(record: bytes) -> bytes:
 
 
 def _bool(page: RecordPage) -> str:
-    return "true" if page.more else "false"
+    return _bool_of(page.more)
+
+
+def _bool_of(value: bool) -> str:
+    return "true" if value else "false"
