@@ -236,17 +236,17 @@ class ChannelService:
     @exposed
     def Permissions(self) -> list[PermissionRequested]:
         """Extension: every pending permission request of every channel, oldest first."""
-        raise NotImplementedError
+        return self._core.call(self._engine.permissions)
 
     @exposed
     def PermissionRules(self) -> list[PermissionRule]:
         """Extension: the "always allow" rules the person gave (per agent and tool kind)."""
-        raise NotImplementedError
+        return self._core.call(self._engine.permission_rules)
 
     @exposed
     def RevokePermissionRule(self, ruleId: str) -> list[PermissionRule]:
         """Extension: forgets a rule; the rules left."""
-        raise NotImplementedError
+        return self._core.call(lambda: self._engine.revoke_permission_rule(ruleId))
 
     @exposed
     def Viewing(self, id: str, focused: bool) -> AttentionCounts:
