@@ -175,8 +175,8 @@ def test_stop_during_starting_ends_the_handshake_at_once_and_the_agent_is_stoppe
             errors.append(err)
 
     starter = threading.Thread(target=start)
+    mark = log.mark()  # before the start: its "starting" may come before the thread returns
     starter.start()
-    mark = log.mark()
     log.wait("agent:state", lambda p: p["state"] == "starting")
     assert sk.api.AgentService.Stop("a").state == "stopped"
     starter.join(10)
