@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 from app.channels.engine import ChannelEngine
+from app.channels.export import html_doc, json_doc
 from app.channels.export import markdown as export_markdown
-from app.channels.export.reading import find_message
+from app.channels.export.reading import find_message, stored_messages
+from app.channels.export.saving import default_name, write_document
 from app.channels.reading import (
     Conversation,
     Page,
@@ -20,7 +22,7 @@ from app.core.expose import exposed
 from app.core.loop import LoopThread
 from app.events.payloads import PermissionRequested
 from app.models.changes import FileChange
-from app.models.conversation import Attachment, Channel, Command
+from app.models.conversation import Attachment, Channel, Command, Message
 from app.models.finding import (
     AroundPage,
     AttentionCounts,
@@ -38,6 +40,12 @@ STOP_TIMEOUT = 20.0
 PREPARE_TIMEOUT = 180.0
 
 FilesChooser = Callable[[], list[str]]
+SaveChooser = Callable[[str], str]
+EXPORTERS: dict[ExportFormat, Callable[[Channel, Iterable[Message]], Iterator[str]]] = {
+    "markdown": export_markdown.document,
+    "html": html_doc.document,
+    "json": json_doc.document,
+}
 
 
 class ChannelService:
@@ -45,6 +53,7 @@ class ChannelService:
         self._engine = engine
         self._core = core
         self._file_chooser: FilesChooser = lambda: []  # headless: no window for a dialog
+        self._save_chooser: SaveChooser = lambda name: ""  # headless: Export gives the text
         self._dropped_paths: Callable[[list[str]], list[str]] = lambda names: []
 
     @exposed
@@ -204,13 +213,32 @@ class ChannelService:
     def Export(self, id: str, format: ExportFormat) -> str:
         """Extension: the whole conversation as Markdown, self-contained sanitized HTML or
         JSON text."""
-        raise NotImplementedError
+        return "".join(self._export(id, format))
 
     @exposed
     def SaveExport(self, id: str, format: ExportFormat) -> str:
         """Extension: exports through the native save dialog; the path written ("" when
         cancelled)."""
-        raise NotImplementedError
+        channel = self._channel(id)
+        path = self._save_chooser(default_name(channel, format))
+        return write_document(path, self._export(id, format, channel)) if path else ""
+
+    def _channel(self, channel_id: str) -> Channel:
+        channels = self._core.call(self._engine.channels)
+        found = next((channel for channel in channels if channel.id == channel_id), None)
+        if found is None:
+            raise no_channel(channel_id)
+        return found.model_copy(deep=True)  # the loop's own may change meanwhile
+
+    def _export(
+        self, id: str, format: ExportFormat, channel: Channel | None = None
+    ) -> Iterator[str]:
+        """The document's pieces, the stored messages read a page at a time on this thread."""
+        channel = channel or self._channel(id)
+        view = self._engine.view(channel.id)
+        if view is None:
+            raise no_channel(id)
+        return EXPORTERS[format](channel, stored_messages(view.history, channel.id))
 
     @exposed
     def MessageMarkdown(self, id: str, messageId: str) -> str:
@@ -265,6 +293,11 @@ class ChannelService:
         """Extension: the conversation on screen when the app last closed ("" for none or one
         deleted since)."""
         raise NotImplementedError
+
+    def _set_save_chooser(self, chooser: SaveChooser) -> None:
+        """The window installs the native save dialog here (tests install their own): given
+        the file name to offer, the path chosen ("" when cancelled)."""
+        self._save_chooser = chooser
 
     def _set_files_chooser(self, chooser: FilesChooser) -> None:
         """The window installs the native dialog here (tests install their own)."""

@@ -66,7 +66,7 @@ def _part(part: Part) -> str:
 
 def tool_markdown(tool: ToolCall) -> str:
     title = escape_inline(tool.title) if tool.title else _("(untitled)")
-    blocks = [f"**{_('Tool call')}** · {tool.kind} · {title} · {_status(tool.status)}"]
+    blocks = [f"**{_('Tool call')}** · {tool.kind} · {title} · {status_word(tool.status)}"]
     blocks.extend(fence(unified_diff(diff), "diff") for diff in tool.diffs)
     for terminal in tool.terminals:
         text = f"$ {terminal.command}\n{strip_ansi(terminal.output)}".rstrip("\n")
@@ -80,7 +80,7 @@ def tool_markdown(tool: ToolCall) -> str:
     return "\n\n".join(blocks)
 
 
-def _status(status: str) -> str:
+def status_word(status: str) -> str:
     return {
         "pending": _("pending"),
         "in_progress": _("in progress"),
