@@ -17,6 +17,8 @@ from app.agents.service import AgentService
 from app.agents.sign_in_terminals import SignInTerminals
 from app.agents.supervisor import Supervisor, Tuning
 from app.api import Api
+from app.attention.desktop import DesktopNotifications
+from app.attention.tracker import AttentionTracker
 from app.channels.engine import ChannelEngine
 from app.channels.service import ChannelService
 from app.config.service import ConfigService
@@ -45,6 +47,16 @@ class Sidekicks:
             lambda config: self._supervisor.apply_config(config, self._store.path.parent)
         )
         self._engine = ChannelEngine(self.events, self._supervisor)
+        # Unread answers, pending permissions and notifications (issue 17): a bus subscriber.
+        self._notifications = DesktopNotifications(
+            lambda notice: self._core.call_soon(lambda: self._attention.opened(notice))
+        )
+        self._attention = AttentionTracker(self.events, self._notifications)
+        self._store.config_listeners.append(
+            lambda config: self._attention.configure(
+                config.notifications, {a.name: a.display_title for a in config.agents}
+            )
+        )
         self._store.known_offer = self._engine.known_offer  # warnings for session presets
         self._terminals = SignInTerminals(self.events, self._supervisor)
         # Open(path): stop the answers and close this history, end the sign-in terminals, stop
@@ -60,6 +72,7 @@ class Sidekicks:
             ConfigService(self._store, self._core),
             ChannelService(self._engine, self._core),
         )
+        self.api.ChannelService._set_attention(self._attention)
         self._started = False
 
     def start(self) -> Sidekicks:
@@ -87,6 +100,7 @@ class Sidekicks:
         history.on_problem(
             lambda problem: self._core.call_soon(lambda: self._history_problem(history, problem))
         )
+        self._attention.attach(history)  # counts start afresh, before the channels are told
         self._engine.attach(history, data_dir(config_path))  # pasted images kept there
 
     def _history_problem(self, history: History, problem: str) -> None:
@@ -117,6 +131,7 @@ class Sidekicks:
             self._core.call(self._store.close)
         finally:
             self._core.stop()
+            self._notifications.close()
 
     def __enter__(self) -> Sidekicks:
         return self.start()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
+from app.attention.tracker import AttentionTracker
 from app.channels.engine import ChannelEngine
 from app.channels.export import html_doc, json_doc
 from app.channels.export import markdown as export_markdown
@@ -281,18 +282,22 @@ class ChannelService:
         """Extension: the page says which conversation is on screen ("" for none) and whether
         the window has the focus; its answers count as read then. Remembered as the
         conversation to reopen at the next start."""
-        raise NotImplementedError
+        return self._core.call(lambda: self._attention.viewing(id, focused))
 
     @exposed
     def Attention(self) -> AttentionCounts:
         """Extension: unread answers by channel and pending permission requests."""
-        raise NotImplementedError
+        return self._core.call(self._attention.counts)
 
     @exposed
     def LastViewed(self) -> str:
         """Extension: the conversation on screen when the app last closed ("" for none or one
         deleted since)."""
-        raise NotImplementedError
+        return self._core.call(self._attention.last_viewed)
+
+    def _set_attention(self, tracker: AttentionTracker) -> None:
+        """The composition root installs what counts unread answers (app/attention)."""
+        self._attention = tracker
 
     def _set_save_chooser(self, chooser: SaveChooser) -> None:
         """The window installs the native save dialog here (tests install their own): given

@@ -17,6 +17,7 @@ DEFAULT_CONFIG = """\
 
 theme: system            # system | light | dark
 language: system         # system | en | fr
+notifications: true      # tell me when an agent answers or asks while the window is not focused
 
 limits:
   maxRunningAgents: 4    # agents running at once; the least recently used idle one makes room

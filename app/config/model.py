@@ -196,6 +196,11 @@ class Config(_Section):
 
     theme: Literal["system", "light", "dark"] = "system"
     language: Literal["system", "en", "fr"] = "system"
+    notifications: bool = Field(
+        True,
+        description="Notify when an agent finishes an answer or asks for a permission while "
+        "the window is not focused.",
+    )
     limits: Limits = Field(default_factory=lambda: Limits.model_validate({}))
     agents: list[AgentDef] = Field(default_factory=list, description="In the app's order.")
 

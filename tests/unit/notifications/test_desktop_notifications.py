@@ -1,0 +1,108 @@
+"""Real notifications over a real D-Bus session: a private dbus-daemon and a fake notification
+server (tests/fakes/notification_server.py) stand in for the desktop's."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from app.attention.desktop import DesktopNotifications
+from app.attention.notice import Notice
+from tests.fakes.notification_server import (
+    DBUS_DAEMON,
+    FakeNotificationServer,
+    private_session_bus,
+)
+from tests.waiting import wait_for
+
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="D-Bus notifications: Linux"),
+    pytest.mark.skipif(
+        DBUS_DAEMON is None,
+        reason="dbus-daemon is missing: install the `dbus` package (./scripts/setup does)",
+    ),
+]
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeNotificationServer]:
+    with private_session_bus() as address, FakeNotificationServer(address) as fake:
+        monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", address)
+        yield fake
+
+
+class Clicks:
+    def __init__(self) -> None:
+        self.notices: list[Notice] = []
+        self.threads: list[str] = []
+
+    def __call__(self, notice: Notice) -> None:
+        self.notices.append(notice)
+        self.threads.append(threading.current_thread().name)
+
+
+def test_a_notice_is_shown_by_the_desktop_with_its_title_and_body(
+    server: FakeNotificationServer,
+) -> None:
+    notifications = DesktopNotifications(Clicks())
+    try:
+        notifications.notify(Notice("c1", "m1", "Demo in #general", "The tests pass."))
+        [shown] = server.wait_for_shown(1)
+    finally:
+        notifications.close()
+    assert (shown.app_name, shown.title, shown.body) == (
+        "Sidekicks",
+        "Demo in #general",
+        "The tests pass.",
+    )
+    assert "default" in shown.actions  # so that clicking the body is reported
+
+
+def test_clicking_a_notification_calls_back_with_its_notice(server: FakeNotificationServer) -> None:
+    clicks = Clicks()
+    notifications = DesktopNotifications(clicks)
+    try:
+        notice = Notice("c1", "m1", "Demo", "Done.")
+        notifications.notify(notice)
+        [shown] = server.wait_for_shown(1)
+        server.click(shown.id)
+        wait_for(lambda: clicks.notices, what="the click")
+    finally:
+        notifications.close()
+    assert clicks.notices == [notice]
+    assert clicks.threads == ["sidekicks-notifier"]  # never the core loop's thread
+
+
+def test_a_burst_in_one_conversation_shows_the_first_then_only_the_newest(
+    server: FakeNotificationServer,
+) -> None:
+    notifications = DesktopNotifications(Clicks())
+    try:
+        for n in range(1, 6):
+            notifications.notify(Notice("c1", f"m{n}", "Demo", f"answer {n}"))
+        notifications.notify(Notice("c2", "x", "Other", "elsewhere"))
+        server.wait_for_shown(3)
+    finally:
+        notifications.close()
+    bodies = sorted(s.body for s in server.shown)
+    assert bodies == ["answer 1", "answer 5", "elsewhere"]
+
+
+def test_without_a_notification_server_notices_are_dropped_and_said_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    with private_session_bus() as address:  # a bus, but nobody serves notifications on it
+        monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", address)
+        notifications = DesktopNotifications(Clicks())
+        try:
+            notifications.notify(Notice("c1", "m1", "Demo", "one"))
+            notifications.notify(Notice("c2", "m2", "Demo", "two"))
+            wait_for(lambda: notifications.failures == 2, timeout=15, what="both failures")
+        finally:
+            notifications.close()
+    said = [r for r in caplog.records if "notifications cannot be shown" in r.getMessage()]
+    assert len(said) == 1
+    assert not [r for r in caplog.records if r.name.startswith("desktop_notifier")]
