@@ -32,6 +32,7 @@ from app.channels.permissions import PermissionBroker
 from app.channels.publishing import Publisher, now_iso
 from app.channels.reading import ChannelView
 from app.channels.registry import ChannelRegistry
+from app.channels.resending import Resending
 from app.channels.session_settings import Preset, SessionSettings
 from app.channels.sessions import Sessions
 from app.channels.state import ChannelState
@@ -158,6 +159,10 @@ class ChannelEngine:
         message_id = self._turns.send(state, text, attachments)
         self._attachments.taken(channel_id, attachments)
         return message_id
+
+    def resend(self, channel_id: str, message_id: str, kept: Resending | None = None) -> str:
+        """Sends a message again (issue 17): see Turns.resend and resending.py."""
+        return self._turns.resend(self._registry.get(channel_id), message_id, kept)
 
     # ---- attachments -------------------------------------------------------------------------
 

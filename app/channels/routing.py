@@ -86,3 +86,11 @@ def route(
     if len(members) == 1:
         return Route(recipients=[members[0]], command=command, text=body)
     return Route(no_recipient=True, text=body, command=command)
+
+
+def only(decided: Route, agent: str, members: list[str]) -> Route:
+    """A message resent for one agent (its answer retried): what it says is read as `route`
+    read it (a command stays a command, `/agent:command` loses its prefix), but only `agent`
+    answers, whoever else it mentions and whoever answered last."""
+    joining = [] if agent in members else [agent]
+    return Route(recipients=[agent], joining=joining, command=decided.command, text=decided.text)

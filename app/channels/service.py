@@ -19,6 +19,7 @@ from app.channels.reading import (
     read_newer,
     read_older,
 )
+from app.channels.resending import find_kept
 from app.core.expose import exposed
 from app.core.loop import LoopThread
 from app.events.payloads import PermissionRequested
@@ -254,7 +255,11 @@ class ChannelService:
     def Resend(self, id: str, messageId: str) -> str:
         """Extension: sends a user message again (also one dropped by Stop), or for an agent's
         answer the user message it answered, to that agent only; the new message's id."""
-        raise NotImplementedError
+        sent = self._core.call(lambda: self._engine.resend(id, messageId))  # dropped or queued
+        if sent:
+            return sent
+        kept = find_kept(self._engine, id, messageId)  # off the loop: app/channels/resending.py
+        return self._core.call(lambda: self._engine.resend(id, messageId, kept))
 
     @exposed
     def NewSession(self, id: str) -> None:

@@ -3,6 +3,11 @@ answer one after the other, each holding its agent's lock, since an agent answer
 a time. Messages sent meanwhile wait, `queued`, and go out in order. Stop cancels the message's
 scope: the agent due, the queue and the permission requests go; the answer in progress is asked
 to stop, and left behind if the agent ignores that for too long.
+
+A message can be sent again (issue 17, resending.py): a user message as it was, and for a
+retried answer the message it answered, for that agent alone (its routing is forced, for that
+one message, on the run-time state: `_for_agent`). The queued messages Stop drops are kept here
+(not in history) so that they can be resent.
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ from app.channels.membership import Membership
 from app.channels.permissions import PermissionBroker
 from app.channels.publishing import Publisher, new_message
 from app.channels.registry import ChannelRegistry
-from app.channels.routing import Route, route
+from app.channels.resending import DroppedMessages, Resending
+from app.channels.routing import Route, only, route
 from app.channels.sessions import Sessions
 from app.channels.state import ActiveTurn, CancelScope, ChannelState
 from app.channels.terminal_hub import TerminalHub
@@ -59,6 +65,8 @@ class Turns:
         self._supervisor = supervisor
         self._terminals = terminals  # agents' commands: killed by Stop, closed with the channel
         self._agent_locks: dict[str, asyncio.Lock] = {}
+        self._for_agent: dict[str, str] = {}  # message id → the one agent that answers it
+        self._dropped = DroppedMessages()
 
     def agent_lock(self, agent: str) -> asyncio.Lock:
         return self._agent_locks.setdefault(agent, asyncio.Lock())
@@ -74,6 +82,43 @@ class Turns:
         message = new_message(
             state.id, "user", parts=[Part(kind="text", text=text)], attachments=attachments or []
         )
+        return self._submit(state, message)
+
+    def resend(self, state: ChannelState, message_id: str, kept: Resending | None = None) -> str:
+        """Sends a message again as a new one (see resending.py): one Stop dropped, one still
+        queued, or `kept` (what history holds, looked up off the loop); its id. "" when the
+        message is none of these and history was not looked up yet."""
+        again = self._dropped.get(state.id, message_id) or self._waiting(state, message_id) or kept
+        if again is None:
+            return ""
+        if again.agent and again.agent not in state.channel.members:
+            raise UserError(_("{agent} is not a member of this channel").format(agent=again.agent))
+        message = new_message(
+            state.id,
+            "user",
+            parts=[Part(kind="text", text=_text_of(again.message))],
+            attachments=[a.model_copy() for a in again.message.attachments],
+        )
+        if again.agent:
+            self._for_agent[message.id] = again.agent
+        try:
+            sent = self._submit(state, message)
+        except Exception:
+            self._for_agent.pop(message.id, None)
+            raise
+        self._dropped.discard(state.id, message_id)
+        return sent
+
+    def _waiting(self, state: ChannelState, message_id: str) -> Resending | None:
+        """A message still queued here (sent again as it is); the answer being written is not
+        one to retry yet."""
+        turn = state.turn
+        if turn is not None and turn.answer.message.id == message_id:
+            raise UserError(_("this answer is not finished: retry it once it has ended"))
+        queued = next((m for m in state.queue_view() if m.id == message_id), None)
+        return Resending(queued, self._for_agent.get(queued.id, "")) if queued else None
+
+    def _submit(self, state: ChannelState, message: Message) -> str:
         if state.busy:
             message.queued = True
             state.queue.append(message)
@@ -98,6 +143,7 @@ class Turns:
             while state.queue:
                 message = state.queue.pop(0)
                 if message.queued and not self._keep_queued(message):
+                    self._for_agent.pop(message.id, None)
                     continue  # shown with why it was not sent; the next one goes on
                 state.scope = CancelScope()
                 try:
@@ -124,13 +170,16 @@ class Turns:
         return True
 
     async def _answer_message(self, state: ChannelState, message: Message) -> None:
+        members = list(state.channel.members)
         decided = route(
             message.parts[0].text,
             configured=self._supervisor.names(),
-            members=list(state.channel.members),
+            members=members,
             direct=state.channel.direct,
             last_responder=state.stored.last_responder,
         )
+        if agent := self._for_agent.pop(message.id, ""):
+            decided = only(decided, agent, members)
         if decided.no_recipient:
             self._publisher.system(state, "no-recipient", "")
             return
@@ -250,10 +299,11 @@ class Turns:
     async def cancel(self, state: ChannelState) -> None:
         state.scope.cancel()
         state.due = []
-        for message in state.queue_view():  # dropped, and not kept in history
+        for message in state.queue_view():  # dropped, and not kept in history (kept here)
             message.queued = False
             message.error = "cancelled"
             self._publisher.message(message)
+            self._dropped.add(state.id, Resending(message, self._for_agent.pop(message.id, "")))
         state.queue = []
         self._publisher.permissions_resolved(state, self._permissions.cancel(state.id))
         await asyncio.gather(self.cancel_answer(state), self._terminals.kill_channel(state.id))
@@ -272,6 +322,7 @@ class Turns:
         app closes, so an interrupted answer is not kept."""
         state.closing = True
         await self.cancel(state)
+        self._dropped.forget(state.id)  # nothing of a deleted channel, or a closed history
         await self._terminals.close_channel(state.id)
         worker = state.worker
         if worker is None:
@@ -281,6 +332,10 @@ class Turns:
             state.scope.abandon()
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(asyncio.shield(worker), CANCEL_GRACE)
+
+
+def _text_of(message: Message) -> str:
+    return "".join(part.text for part in message.parts if part.kind == "text")
 
 
 def _not_sent(err: Exception) -> str:
