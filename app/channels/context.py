@@ -1,5 +1,6 @@
 """What an agent receives: a command alone, or the message with the channel's messages it has not
-seen yet (at most the last 20, each cut to 1500 characters), so agents see each other's work."""
+seen yet (at most the last 20, each cut to 1500 characters), so agents see each other's work.
+Nothing before the last "New session" divider is sent (issue 17)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,17 @@ def _cut(text: str) -> str:
     return text if len(text) <= CONTEXT_CHARS else text[: CONTEXT_CHARS - 1] + "…"
 
 
+def since_new_session(messages: list[Message]) -> list[Message]:
+    """The messages after the last `new-session` divider among them (all when there is none)."""
+    for index in range(len(messages) - 1, -1, -1):
+        if messages[index].code == "new-session":
+            return messages[index + 1 :]
+    return messages
+
+
 def context_lines(unseen: list[Message], agent: str) -> list[str]:
     lines = []
-    for message in unseen:
+    for message in since_new_session(unseen):
         text = message_text(message)
         if message.attachments:  # the files went to the agents it was for; their names here
             names = ", ".join(a.name for a in message.attachments)

@@ -197,6 +197,10 @@ class ChannelEngine:
     async def cancel(self, channel_id: str) -> None:
         await self._turns.cancel(self._registry.get(channel_id))
 
+    def new_session(self, channel_id: str) -> None:
+        """The members start new sessions after a divider (issue 17): Sessions.start_afresh."""
+        self._sessions.start_afresh(self._registry.get(channel_id), self._publisher)
+
     def answer_permission(self, request_id: str, option_id: str) -> None:
         request, kind = self._permissions.answer(request_id, option_id)
         state = self._registry.find(request.channel)

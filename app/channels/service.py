@@ -264,8 +264,8 @@ class ChannelService:
     @exposed
     def NewSession(self, id: str) -> None:
         """Extension: the members start new ACP sessions; a `new-session` divider is added and
-        what came before it is not sent to them again."""
-        raise NotImplementedError
+        what came before it is not sent to them again. Refused while the channel answers."""
+        self._core.call(lambda: self._engine.new_session(id))
 
     @exposed
     def Permissions(self) -> list[PermissionRequested]:

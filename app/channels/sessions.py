@@ -1,5 +1,6 @@
 """Each member's ACP session in a channel: reused while its process lives, resumed with
-`session/load` after a restart when the agent can, new otherwise."""
+`session/load` after a restart when the agent can, new otherwise; started afresh on request
+("New session", issue 17)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,15 @@ import logging
 from typing import TYPE_CHECKING
 
 from app.acp.updates import PermissionAsked, SessionEvent
+from app.channels.publishing import Publisher
 from app.channels.registry import ChannelRegistry
 from app.channels.session_settings import SessionSettings
 from app.channels.state import ChannelState, OpenSession
 from app.channels.streaming import Streaming
 from app.channels.workspaces import Workspaces
+from app.core.errors import UserError
+from app.i18n import _
+from app.models.conversation import Usage
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
@@ -86,3 +91,27 @@ class Sessions:
         self._settings.announced(state, agent, setup)
         await self._settings.apply_choices(state, agent, conn, session_id)
         return session_id
+
+    def start_afresh(self, state: ChannelState, publisher: Publisher) -> None:
+        """Starts the members afresh ("New session"): each one's session is forgotten (the
+        next prompt opens a new one, the person's chosen mode and options applied again; the
+        agents' processes go on), its usage meter goes (size 0), and a `new-session` divider
+        is kept: what came before it is not sent again (app/channels/context.py), to these
+        members or to later ones. Refused during an answer: Stop it first."""
+        if state.busy:
+            raise UserError(_("Stop the answer first: a new session starts between answers"))
+        if any(self._opening_now(state, agent) for agent in state.channel.members):
+            raise UserError(_("An agent is opening its session: try again in a moment"))
+        publisher.system(state, "new-session", "")
+        for agent in state.channel.members:
+            member = state.member(agent)
+            member.session_id, member.last_seen = "", ""
+            state.sessions.pop(agent, None)
+            if member.usage is not None:
+                member.usage = None
+                publisher.usage(state, agent, Usage(used=0, size=0))
+        self._registry.save(state)
+
+    def _opening_now(self, state: ChannelState, agent: str) -> bool:
+        lock = self._opening.get((state.id, agent))
+        return lock is not None and lock.locked()
