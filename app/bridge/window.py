@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 TITLE = "Sidekicks"
 YAML_FILTER = ("YAML files (*.yaml;*.yml)", "All files (*.*)")
 CHOSEN_FILES_HOOK = "SIDEKICKS_TEST_CHOSEN_FILES"
+SAVE_PATH_HOOK = "SIDEKICKS_TEST_SAVE_PATH"
 
 MISSING_UI = """<!doctype html><meta charset="utf-8"><title>Sidekicks</title>
 <body style="font: 15px system-ui; padding: 3em; max-width: 40em">
@@ -69,6 +70,21 @@ def choose_files(window: Any) -> list[str]:
     if not result:
         return []
     return [str(path) for path in (result if isinstance(result, list | tuple) else [result])]
+
+
+def choose_save_path(window: Any, name: str) -> str:
+    """Where to save an export, `name` offered; "" when cancelled. With
+    $SIDEKICKS_TEST_SAVE_PATH (tests: a native dialog cannot be driven offscreen), that file, or
+    `name` in that folder, instead."""
+    hook = os.environ.get(SAVE_PATH_HOOK)
+    if hook:
+        return str(Path(hook) / name) if Path(hook).is_dir() else hook
+    import webview
+
+    result = window.create_file_dialog(webview.FileDialog.SAVE, save_filename=name)
+    if not result:
+        return ""
+    return str(result[0] if isinstance(result, list | tuple) else result)
 
 
 def run_window(sk: Sidekicks) -> None:
@@ -112,6 +128,7 @@ def run_window(sk: Sidekicks) -> None:
     window.events.moved += on_moved
     sk.api.ConfigService._set_file_chooser(lambda: choose_file(window))
     sk.api.ChannelService._set_files_chooser(lambda: choose_files(window))
+    sk.api.ChannelService._set_save_chooser(lambda name: choose_save_path(window, name))
     dropped_paths.install()
     sk.api.ChannelService._set_dropped_paths(dropped_paths.take)
 
