@@ -5,10 +5,17 @@
 // renders is `visible`, a window of at most WINDOW_MAX of them, moved by the message list as the
 // person scrolls. Messages are never mutated: an update replaces the object, so unchanged
 // messages and parts are not re-rendered. `message:delta`s are applied once per animation frame.
+//
+// Opened at a message (search, a link: `open(at)`, `goTo(at)`), the model loads the page around
+// it (Around) instead of the last one; older pages come as usual (Older), newer ones with Newer
+// until none is left (`moreAfter`). Until then it is "detached" from the end: the messages that
+// arrive are kept apart (latest.ts), never appended after the page; reaching the end, or "Jump to
+// latest", joins them on.
 
 import {
   ChannelService,
   On,
+  type AroundPage,
   type Channel,
   type Message,
   type MessageDelta,
@@ -17,6 +24,7 @@ import {
 } from "../../bindings";
 import { messageOf } from "../lib/errors";
 import { applyDeltas } from "./deltas";
+import { LatestMessages, mergeLatest } from "./latest";
 import { lastResponder } from "./routing";
 import { memberSessions } from "./session/sessions.svelte";
 
@@ -55,9 +63,20 @@ export class ConversationModel {
 
   /** The rendered window of messages (at most WINDOW_MAX), oldest first. */
   visible = $state.raw<Message[]>([]);
+  /** Newer messages exist after the last one loaded (opened at an older message): load them
+   *  with showLater(); until then the view is detached from the end. */
+  moreAfter = $state(false);
+  loadingNewer = $state(false);
+  newerError = $state("");
+  /** The message to bring into view and highlight, once rendered: a new object for each
+   *  request (the same message asked for again is shown again). */
+  reveal = $state.raw<{ id: string } | null>(null);
+  /** Why the conversation could not be opened at the message asked for (it shows the latest). */
+  atError = $state("");
   /** User messages waiting for the current answers: always shown last. */
   queued = $state.raw<Message[]>([]);
-  /** Messages after the window that are not rendered (the person scrolled up). */
+  /** Messages after the window that are not rendered (the person scrolled up); at least 1
+   *  while newer ones are not even loaded (`moreAfter`). */
   hiddenBelow = $state(0);
   /** Index of the window's first message among all those loaded. */
   windowStart = $state(0);
@@ -80,6 +99,11 @@ export class ConversationModel {
   following = true;
 
   #all: Message[] = [];
+  /** While detached: the conversation's latest messages, kept live (latest.ts). */
+  #latest = new LatestMessages();
+  #detached = false;
+  /** Bumped whenever #all is replaced: a page asked for before belongs to another list. */
+  #generation = 0;
   #start = 0;
   #end = 0;
   #pending: MessageDelta[] = [];
@@ -98,12 +122,16 @@ export class ConversationModel {
 
   // ---- loading -------------------------------------------------------------------------------
 
-  /** Subscribes, then loads; events that arrive meanwhile are applied once the page is in. */
-  async open(): Promise<void> {
+  /** Subscribes, then loads (the page around `at` when given, else the last one); events that
+   *  arrive meanwhile are applied once the page is in. */
+  async open(at?: string): Promise<void> {
     this.#subscribe();
     const keepSessions = memberSessions.loading(this.id); // the header's mode and option pickers
     try {
-      const conversation = await ChannelService.Conversation(this.id);
+      const [conversation, around] = await Promise.all([
+        ChannelService.Conversation(this.id),
+        at ? this.#around(at) : null,
+      ]);
       keepSessions(conversation.sessions);
       if (this.#disposed) return;
       this.channel = conversation.channel;
@@ -113,11 +141,18 @@ export class ConversationModel {
       this.answering = conversation.answering;
       this.usage = conversation.usage;
       this.permissions = conversation.permissions;
-      this.#all = conversation.messages.filter((m) => !m.queued);
       this.queued = conversation.messages.filter((m) => m.queued);
-      this.#end = this.#all.length;
-      this.#start = Math.max(0, this.#end - WINDOW_FIRST);
-      const inSnapshot = new Set(this.#all.map((m) => m.id));
+      const latest = conversation.messages.filter((m) => !m.queued);
+      if (around && at) {
+        this.#latest.reset(latest, conversation.more);
+        this.#showPage(around);
+        this.#placeAround(at);
+      } else {
+        this.#all = latest;
+        this.#end = this.#all.length;
+        this.#start = Math.max(0, this.#end - WINDOW_FIRST);
+      }
+      const inSnapshot = new Set([...latest, ...this.#all].map((m) => m.id));
       const buffered = this.#buffer ?? [];
       this.#buffer = null;
       this.#loadedAt = performance.now();
@@ -131,9 +166,81 @@ export class ConversationModel {
       this.#applyPending();
       this.#refresh();
       this.loaded = true;
+      if (around && at) this.reveal = { id: at };
     } catch (err) {
       this.loadError = messageOf(err);
     }
+  }
+
+  /** Shows the message `at` (loading the page around it unless it is loaded) and asks for it to
+   *  be revealed. For a conversation already open; `open(at)` does it while opening. */
+  async goTo(at: string): Promise<void> {
+    if (!this.loaded || this.#disposed) return;
+    this.atError = "";
+    const generation = ++this.#generation;
+    if (this.#indexOf(at) < 0) {
+      if (!this.#detached) {
+        // From now on, what arrives is kept apart until the page around `at` is in.
+        this.#latest.reset(this.#all, this.more);
+        this.#detached = true;
+      }
+      const page = await this.#around(at);
+      if (this.#disposed || generation !== this.#generation) return;
+      if (!page) {
+        if (!this.moreAfter) this.#attach(); // staying on the latest: rejoin what came meanwhile
+        this.#refresh();
+        return;
+      }
+      this.#showPage(page);
+    }
+    this.#placeAround(at);
+    this.#refresh();
+    this.reveal = { id: at };
+  }
+
+  async #around(at: string): Promise<AroundPage | null> {
+    try {
+      return await ChannelService.Around(this.id, at);
+    } catch (err) {
+      this.atError = messageOf(err);
+      return null;
+    }
+  }
+
+  /** Replaces the loaded messages by an Around page (joining the latest when it reaches them). */
+  #showPage(page: AroundPage): void {
+    this.#generation++;
+    this.#all = page.messages.filter((m) => !m.queued);
+    this.more = page.more;
+    this.moreAfter = page.moreAfter;
+    this.#detached = true;
+    if (!page.moreAfter) this.#attach();
+  }
+
+  /** Back at the end: the messages kept apart join the loaded ones, and new ones append again. */
+  #attach(): void {
+    const merged = mergeLatest(this.#all, this.#latest.messages);
+    if (merged) this.#all = merged;
+    else {
+      // The latest do not follow the page (cannot happen short of 100 messages in a moment):
+      // show them, rather than a gap.
+      this.#generation++;
+      this.#all = this.#latest.messages.slice();
+      this.more = this.#latest.more;
+      this.#end = this.#all.length;
+      this.#start = Math.max(0, this.#end - WINDOW_INITIAL);
+    }
+    this.#latest.reset([], false);
+    this.#detached = false;
+    this.moreAfter = false;
+  }
+
+  /** The window around the message with this id (centred on it), when it is loaded. */
+  #placeAround(id: string): void {
+    const at = this.#indexOf(id);
+    if (at < 0) return;
+    this.#start = Math.max(0, Math.min(at - WINDOW_INITIAL / 2, this.#all.length - WINDOW_INITIAL));
+    this.#end = Math.min(this.#all.length, this.#start + WINDOW_INITIAL);
   }
 
   /** Milliseconds since the agent answering last sent anything (0 when nobody answers). */
@@ -223,9 +330,10 @@ export class ConversationModel {
       if (!first) return false;
       this.loadingOlder = true;
       this.olderError = "";
+      const generation = this.#generation;
       try {
         const page = await ChannelService.Older(this.id, first.id);
-        if (this.#disposed) return false;
+        if (this.#disposed || generation !== this.#generation) return false;
         const known = new Set(this.#all.map((m) => m.id));
         const older = page.messages.filter((m) => !known.has(m.id));
         this.#all = [...older, ...this.#all];
@@ -256,8 +364,10 @@ export class ConversationModel {
     return true;
   }
 
-  /** Moves the window down by a step; true when it moved. */
-  showLater(): boolean {
+  /** Moves the window down by a step, fetching newer messages first (Newer) if the window is at
+   *  the end of those loaded and newer ones exist; true when it moved. */
+  async showLater(): Promise<boolean> {
+    if (this.#end >= this.#all.length) await this.#loadNewer();
     if (this.#end >= this.#all.length) return false;
     this.#end = Math.min(this.#all.length, this.#end + WINDOW_STEP);
     this.#start = Math.max(this.#start, this.#end - WINDOW_MAX);
@@ -265,8 +375,35 @@ export class ConversationModel {
     return true;
   }
 
-  /** Shows the latest messages (the "jump to latest" button). */
+  async #loadNewer(): Promise<void> {
+    const last = this.#all[this.#all.length - 1];
+    if (!this.moreAfter || this.loadingNewer || !this.loaded || !last) return;
+    this.loadingNewer = true;
+    this.newerError = "";
+    const generation = this.#generation;
+    try {
+      const page = await ChannelService.Newer(this.id, last.id);
+      if (this.#disposed || generation !== this.#generation) return;
+      const known = new Set(this.#all.map((m) => m.id));
+      this.#all.push(...page.messages.filter((m) => !m.queued && !known.has(m.id)));
+      if (!page.moreAfter || page.messages.length === 0) this.#attach();
+    } catch (err) {
+      this.newerError = messageOf(err);
+    } finally {
+      this.loadingNewer = false;
+    }
+  }
+
+  /** Shows the latest messages (the "jump to latest" button); detached, those kept apart. */
   showLatest(): void {
+    if (this.#detached) {
+      this.#generation++;
+      this.#all = this.#latest.messages.slice();
+      this.more = this.#latest.more;
+      this.#latest.reset([], false);
+      this.#detached = false;
+      this.moreAfter = false;
+    }
     this.#end = this.#all.length;
     this.#start = Math.max(0, this.#end - WINDOW_FIRST);
     this.#refresh();
@@ -290,10 +427,11 @@ export class ConversationModel {
     if (this.queued.some((m) => m.id === message.id)) {
       this.queued = this.queued.filter((m) => m.id !== message.id); // sent now, or dropped by Stop
     }
+    if (this.#detached) this.#latest.upsert(message);
     const at = this.#indexOf(message.id);
     if (at >= 0) {
       this.#all[at] = message;
-    } else {
+    } else if (!this.#detached) {
       const atEnd = this.#end === this.#all.length;
       this.#all.push(message);
       if (this.following) {
@@ -335,13 +473,24 @@ export class ConversationModel {
     for (const [id, deltas] of byMessage) {
       const at = this.#indexOf(id);
       const message = this.#all[at];
-      if (!message) continue;
-      const fresh = this.#recent() ? deltas.filter((d) => !this.#alreadyIn(message, d)) : deltas;
-      if (fresh.length === 0) continue;
-      this.#all[at] = applyDeltas(message, fresh);
-      changed = true;
+      const updated = message && this.#withDeltas(message, deltas);
+      if (message && updated !== message) {
+        this.#all[at] = updated as Message;
+        changed = true;
+      }
+      if (this.#detached) {
+        // The same object in both lists gets the same result: never the deltas twice.
+        this.#latest.update(id, (m) => (m === message ? (updated as Message) : this.#withDeltas(m, deltas)));
+        changed = true;
+      }
     }
     return changed;
+  }
+
+  /** `message` with those of `deltas` it does not hold yet (itself when none). */
+  #withDeltas(message: Message, deltas: MessageDelta[]): Message {
+    const fresh = this.#recent() ? deltas.filter((d) => !this.#alreadyIn(message, d)) : deltas;
+    return fresh.length === 0 ? message : applyDeltas(message, fresh);
   }
 
   /** Just after loading, the snapshot may already hold a delta that arrives after it. */
@@ -380,12 +529,14 @@ export class ConversationModel {
     this.visible = this.#all.slice(this.#start, this.#end);
     this.windowStart = this.#start;
     this.total = this.#all.length;
-    this.hiddenBelow = this.#all.length - this.#end;
+    this.hiddenBelow = this.#all.length - this.#end + (this.moreAfter ? 1 : 0);
     const members = this.channel?.members ?? [];
-    this.lastResponder = lastResponder(this.#all, members);
+    // Who answers next and who streams depend on the end of the conversation, not on the page.
+    const end = this.#detached ? this.#latest.messages : this.#all;
+    this.lastResponder = lastResponder(end, members);
     let live: Message | null = null;
-    for (let i = this.#all.length - 1; i >= Math.max(0, this.#all.length - 5); i--) {
-      const m = this.#all[i];
+    for (let i = end.length - 1; i >= Math.max(0, end.length - 5); i--) {
+      const m = end[i];
       if (m?.role === "agent" && !m.done) {
         live = m;
         break;

@@ -1,0 +1,109 @@
+// The search window's state: open or not, the query, an optional scope (one conversation), and
+// the results of the last query typed. Queries are sent DEBOUNCE_MS after the last keystroke;
+// an answer that comes back after a newer query was sent is dropped (LatestOnly).
+
+import { ChannelService, type SearchHit } from "../../bindings";
+import { messageOf } from "../lib/errors";
+import { LatestOnly, moveSelection, newestFirst } from "./results";
+
+export const DEBOUNCE_MS = 120;
+/** Results asked for at once (the backend says `more` past them). */
+export const RESULTS_LIMIT = 50;
+
+export interface Scope {
+  id: string;
+  /** "#general", or the agent's title for a direct conversation. */
+  label: string;
+}
+
+class SearchState {
+  open = $state(false);
+  query = $state("");
+  scope = $state.raw<Scope | null>(null);
+  results = $state.raw<SearchHit[]>([]);
+  more = $state(false);
+  error = $state("");
+  /** A query is on its way. */
+  searching = $state(false);
+  /** The results shown answer the current query and scope (else they are an older query's). */
+  answered = $state(false);
+  selected = $state(-1);
+
+  #latest = new LatestOnly();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Opens the window, searching everywhere or in one conversation. */
+  show(scope: Scope | null): void {
+    const changed = scope?.id !== this.scope?.id;
+    this.scope = scope;
+    this.open = true;
+    if (changed) this.#schedule(0);
+  }
+
+  close(): void {
+    this.open = false;
+    clearTimeout(this.#timer);
+    if (this.searching) {
+      this.#latest.forget(); // a reopened window asks again
+      this.searching = false;
+      this.answered = false;
+    }
+  }
+
+  setQuery(query: string): void {
+    if (query === this.query) return;
+    this.query = query;
+    this.answered = false;
+    this.#schedule(DEBOUNCE_MS);
+  }
+
+  /** Removes the scope: the same query, everywhere. */
+  unscope(): void {
+    if (!this.scope) return;
+    this.scope = null;
+    this.answered = false;
+    this.#schedule(0);
+  }
+
+  move(step: number): void {
+    this.selected = moveSelection(this.selected, step, this.results.length);
+  }
+
+  #schedule(delay: number): void {
+    clearTimeout(this.#timer);
+    if (!this.query.trim()) {
+      this.#latest.forget();
+      this.results = [];
+      this.more = false;
+      this.error = "";
+      this.searching = false;
+      this.answered = false;
+      this.selected = -1;
+      return;
+    }
+    this.#timer = setTimeout(() => void this.#run(), delay);
+  }
+
+  async #run(): Promise<void> {
+    const ticket = this.#latest.next();
+    this.searching = true;
+    try {
+      const found = await ChannelService.Search(this.query, this.scope?.id ?? "", RESULTS_LIMIT);
+      if (!this.#latest.current(ticket)) return;
+      this.results = newestFirst(found.results);
+      this.more = found.more;
+      this.error = "";
+      this.selected = this.results.length > 0 ? 0 : -1;
+    } catch (err) {
+      if (!this.#latest.current(ticket)) return;
+      this.results = [];
+      this.more = false;
+      this.error = messageOf(err);
+      this.selected = -1;
+    }
+    this.searching = false;
+    this.answered = true;
+  }
+}
+
+export const search = new SearchState();
