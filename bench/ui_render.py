@@ -15,6 +15,7 @@ The histories are prefilled through the app's own services (headless Sidekicks) 
 window starts on the same configuration.
 
 Run: .venv/bin/python bench/ui_render.py   (needs ui/dist: cd ui && npm run build)
+     .venv/bin/python bench/ui_render.py --render   (part 1 only, quicker to repeat)
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ from tests.e2e.window import running_app  # noqa: E402
 MARKDOWN_MESSAGES = 100  # 50 `/echo` prompts and their 50 answers
 PACED_RATE, PACED_SECONDS = 2000, 10
 BENCH_CHUNKS = int(os.environ.get("BENCH_CHUNKS", "20000"))
-HISTORY_SENDS = int(os.environ.get("BENCH_HISTORY", "5000"))  # → twice as many messages
+RENDER_ONLY = "--render" in sys.argv  # part 1 only: no streaming, no long history to prefill
+HISTORY_SENDS = 0 if RENDER_ONLY else int(os.environ.get("BENCH_HISTORY", "5000"))  # x2 messages
 REOPEN = 5
 
 CONVERSATION = "[data-testid=conversation][data-loaded=true]"
@@ -416,12 +418,19 @@ def main() -> None:
     with running_app(["--config", str(config)], xdg / "app.log") as (page, _proc):
         page.set_viewport_size({"width": 1280, "height": 860})
         r = measure_render(page)
+        if RENDER_ONLY:
+            print("\n".join(render_lines(r)))
+            return
         s = measure_streaming(page)
         h = measure_history(page)
 
+    print("\n".join(render_lines(r) + other_lines(s, h)))
+
+
+def render_lines(r: dict[str, Any]) -> list[str]:
     cold, warm = r["cold"] / r["anchor"], r["warm"] / r["anchor"]
     uncached = r["uncached"] / r["anchor"]
-    lines = [
+    return [
         f"1. render {r['messages']} Markdown messages ({r['code_blocks']} code blocks)",
         f"   cold (first open)     : {r['cold']:7.1f} ms  (first frame with messages:"
         f" {r['cold_first']:.1f} ms)",
@@ -431,6 +440,11 @@ def main() -> None:
         f" {r['warm_first']:.1f} ms)",
         f"   anchor (plain <pre>)  : {r['anchor']:7.1f} ms",
         f"   ratio to the anchor   : cold {cold:.1f}x, uncached {uncached:.1f}x, warm {warm:.1f}x",
+    ]
+
+
+def other_lines(s: dict[str, Any], h: dict[str, Any]) -> list[str]:
+    return [
         f"2. stream /bench {BENCH_CHUNKS:,}: {s['seconds']:.2f} s, {s['rate']:,.0f} chunks/s"
         f" ({s['deltas']:,} deltas after coalescing), text complete: {s['complete']}",
         f"   frame gaps, shown     : max {s['max']:6.1f} ms   p99 {s['p99']:6.1f} ms"
@@ -452,12 +466,9 @@ def main() -> None:
         f"   DOM at the top        : {h['nodes_top']:6,} nodes, {h['messages_top']} messages"
         f" (most at once: {h['most_messages']})",
         f"   ratio top / open      : {h['nodes_top'] / h['nodes_open']:.2f}",
-    ]
-    lines.append(
         f"   JS heap after GC      : {h['heap_mb']:.1f} MB at the top"
-        f" ({h['heap_before_mb']:.1f} MB before opening the channel)"
-    )
-    print("\n".join(lines))
+        f" ({h['heap_before_mb']:.1f} MB before opening the channel)",
+    ]
 
 
 if __name__ == "__main__":
