@@ -9,11 +9,15 @@
 // - Links keep http, https and mailto targets only, and open outside (target=_blank; pywebview
 //   sends them to the system browser). Images show only when they are data: images (the CSP
 //   forbids fetching others anyway); any other image becomes a link to it.
+// - One in-app link is kept, in exactly this form: a message link
+//   `sidekicks://message/<channel>/<message>` (conversation/message-actions/links.ts), also
+//   when written as plain text; a click on it opens that conversation, nothing more.
 // - No style, no class but highlight.js's, no id or name (DOM clobbering), no forms, frames,
 //   objects, SVG or MathML.
 
 import DOMPurify from "dompurify";
 import { DATA_IMAGE, SAFE_URL, codeLanguage, escapeHtml, hljs, parseMarkdown } from "./markdownParse";
+import { linkMessageLinks, parseMessageLink } from "../conversation/message-actions/links";
 
 export { codeLanguage, escapeHtml };
 
@@ -98,7 +102,7 @@ const PURIFY_CONFIG = {
     "template", "noscript", "video", "audio", "source", "track", "dialog", "portal",
   ],
   FORBID_ATTR: ["style", "id", "name", "srcset", "action", "formaction", "xlink:href", "ping"],
-  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
+  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|sidekicks:\/\/message\/)/i, // the last: checked below
   ALLOW_UNKNOWN_PROTOCOLS: false,
   SANITIZE_DOM: true,
   KEEP_CONTENT: true,
@@ -120,6 +124,7 @@ function makePurifier(extra: { RETURN_DOM_FRAGMENT?: boolean } = {}): ReturnType
     }
     if (node.tagName === "A") {
       const href = node.getAttribute("href");
+      if (parseMessageLink(href)) return; // in the app: no new window (see linkClicks.ts)
       if (href !== null && !SAFE_URL.test(href.trim())) node.removeAttribute("href");
       if (node.hasAttribute("href")) {
         node.setAttribute("target", "_blank");
@@ -187,6 +192,7 @@ export function renderMarkdownNodes(markdown: string, { breaks = false }: { brea
     fragments.delete(key); // most recently used last
   } else {
     kept = fragmentPurifier.sanitize(parseMarkdown(markdown, breaks)) as unknown as DocumentFragment;
+    linkMessageLinks(kept);
     if (fragments.size >= FRAGMENT_CACHE) {
       const oldest = fragments.keys().next().value;
       if (oldest !== undefined) fragments.delete(oldest);
