@@ -20,6 +20,7 @@ from app.bridge import allowlist, csp, dropped_paths, permissions, qt_navigation
 from app.bridge.geometry import MIN_SIZE, Geometry, load_geometry, save_geometry
 from app.bridge.navigation import AppPage
 from app.bridge.pump import EventPump
+from app.bridge.window_attention import WindowAttention
 from app.paths import resource_path
 from app.sidekicks import Sidekicks
 from app.version import __version__
@@ -114,6 +115,8 @@ def run_window(sk: Sidekicks) -> None:
     qt_navigation.install(lambda: AppPage(window.real_url, own_html=window.html is not None))
     pump = EventPump(window.run_js)
     unsubscribe = sk.events.subscribe(pump.put)
+    attention = WindowAttention(window)  # the title's count; a clicked notification's front
+    unsubscribe_attention = sk.events.subscribe(attention.on_event)
     live = Geometry(geometry.width, geometry.height, geometry.x, geometry.y)
 
     def on_resized(width: int, height: int) -> None:
@@ -148,6 +151,7 @@ def run_window(sk: Sidekicks) -> None:
     signal.signal(signal.SIGTERM, close_window)
     signal.signal(signal.SIGINT, close_window)
     pump.start()
+    attention.start()
     log.info("Sidekicks %s: opening the window on %s", __version__, index)
     try:
         webview.start(
@@ -159,5 +163,7 @@ def run_window(sk: Sidekicks) -> None:
     finally:
         pump.stop()
         unsubscribe()
+        unsubscribe_attention()
+        attention.stop()
         pump.join()
         save_geometry(live)

@@ -1,17 +1,13 @@
 // What happens in the conversations that are not on screen, for the sidebar and notifications:
 // - unread: channels that got messages while not shown (cleared when shown);
 // - asking: channels with a pending permission request (a marker nobody can miss);
-// - turns: which channel each agent answers, to say whose turn it is elsewhere;
-// - desktop notifications when an answer ends or a permission is asked while the window is
-//   not focused.
+// - turns: which channel each agent answers, to say whose turn it is elsewhere.
+// Notifications are native, sent by the backend (app/attention), which also counts the unread
+// answers the sidebar shows (attention/attention.svelte.ts).
 
 import { On, type Channel, type Message } from "../../bindings";
 import { agents } from "../lib/agents.svelte";
-import { channels } from "../lib/channels.svelte";
-import { t } from "../lib/i18n.svelte";
 import { navigation } from "../lib/navigation.svelte";
-import { notify } from "../lib/notify";
-import { messageText } from "./deltas";
 
 interface Turn {
   busy: boolean;
@@ -68,13 +64,6 @@ class Activity {
       On("permission:requested", (request) => {
         this.#requests.set(request.id, request.channel);
         this.#countAsking();
-        const where = channelLabel(channels.byId(request.channel));
-        notify(
-          t("{agent} asks permission in {channel}", { agent: `@${request.agent}`, channel: where }),
-          request.toolCall.title || t("A tool call"),
-          () => void navigation.go({ kind: "channel", id: request.channel }),
-          `permission-${request.id}`,
-        );
       }),
       On("permission:resolved", ({ id }) => {
         if (this.#requests.delete(id)) this.#countAsking();
@@ -105,16 +94,6 @@ class Activity {
 
   #message(channel: string, message: Message): void {
     const finished = message.role === "agent" && message.done;
-    if (finished) {
-      const where = channelLabel(channels.byId(channel));
-      const body = message.error || messageText(message) || t("(no text)");
-      notify(
-        t("{agent} answered in {channel}", { agent: `@${message.agent}`, channel: where }),
-        body,
-        () => void navigation.go({ kind: "channel", id: channel }),
-        `answer-${message.id}`,
-      );
-    }
     if (channel === this.shown()) return;
     const counts = finished || message.role === "system";
     if (!counts || this.#counted.has(message.id)) return;
