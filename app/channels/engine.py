@@ -217,7 +217,7 @@ class ChannelEngine:
         return self._permissions.all()
 
     def permission_rules(self) -> list[PermissionRule]:
-        return self._rules.list()
+        return self._rules.all()
 
     def revoke_permission_rule(self, rule_id: str) -> list[PermissionRule]:
         return self._rules.revoke(rule_id)

@@ -48,7 +48,7 @@ class PermissionRules:
         self._history = history
         self._now = now
 
-    def list(self) -> list[PermissionRule]:
+    def all(self) -> list[PermissionRule]:
         try:
             raw = self._history().value(RULES_KEY)
         except Exception as err:  # an unreadable history: no rule applies (the person is asked)
@@ -63,7 +63,7 @@ class PermissionRules:
             return []
 
     def matching(self, agent: str, kind: ToolKind) -> PermissionRule | None:
-        return next((r for r in self.list() if r.agent == agent and r.kind == kind), None)
+        return next((r for r in self.all() if r.agent == agent and r.kind == kind), None)
 
     def given(self, request: PermissionRequested) -> PermissionRule:
         """The person answered `request` with "always allow": its agent and tool kind get a
@@ -80,11 +80,11 @@ class PermissionRules:
             channel=request.channel,
             example=request.tool_call.title[:200],
         )
-        self._save([*self.list(), rule])
+        self._save([*self.all(), rule])
         return rule
 
     def revoke(self, rule_id: str) -> list[PermissionRule]:
-        rules = self.list()
+        rules = self.all()
         left = [r for r in rules if r.id != rule_id]
         if len(left) == len(rules):
             raise UserError(_("there is no permission rule {id}").format(id=rule_id))
@@ -93,7 +93,7 @@ class PermissionRules:
 
     def announce(self) -> None:
         """Tells the page the rules (another history was opened)."""
-        self._bus.emit(names.PERMISSION_RULES_CHANGED, PermissionRulesChanged(rules=self.list()))
+        self._bus.emit(names.PERMISSION_RULES_CHANGED, PermissionRulesChanged(rules=self.all()))
 
     def _save(self, rules: list[PermissionRule]) -> None:
         self._history().put_value(RULES_KEY, _RULES.dump_json(rules, by_alias=True))

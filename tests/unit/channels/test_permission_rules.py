@@ -103,7 +103,7 @@ def test_an_always_allow_answer_keeps_a_rule_for_that_agent_and_tool_kind(app: C
     reply = app.ask(first, "edit")
     app.answer("always")
     assert reply.result() == "always"
-    [rule] = app.rules.list()
+    [rule] = app.rules.all()
     assert (rule.agent, rule.kind, rule.channel, rule.example) == (
         "alpha",
         "edit",
@@ -117,7 +117,7 @@ def test_an_always_allow_answer_keeps_a_rule_for_that_agent_and_tool_kind(app: C
 def test_an_allow_once_answer_keeps_no_rule(app: Channels) -> None:
     app.ask(app.channel("alpha"))
     app.answer("once")
-    assert app.rules.list() == []
+    assert app.rules.all() == []
 
 
 def test_the_rule_answers_the_same_agent_and_kind_in_another_channel_without_asking(
@@ -132,7 +132,7 @@ def test_the_rule_answers_the_same_agent_and_kind_in_another_channel_without_ask
     assert not app.events.named("permission:requested")[1:]  # only the first one was asked
     assert other.turn is not None
     [part] = other.turn.answer.message.parts
-    assert part.tool is not None and part.tool.allowed_by_rule == app.rules.list()[0].id
+    assert part.tool is not None and part.tool.allowed_by_rule == app.rules.all()[0].id
 
 
 def test_a_rule_answers_with_allow_once_when_the_request_offers_no_always(app: Channels) -> None:
@@ -165,7 +165,7 @@ def test_a_rule_does_not_answer_another_agent_nor_another_kind(app: Channels) ->
 def test_a_revoked_rule_no_longer_answers(app: Channels) -> None:
     app.ask(app.channel("alpha"), "edit")
     app.answer("always")
-    [rule] = app.rules.list()
+    [rule] = app.rules.all()
     assert app.rules.revoke(rule.id) == []
     assert app.events.named("permission-rules:changed")[-1]["rules"] == []
     assert not app.ask(app.channel("alpha"), "edit").done()
@@ -180,19 +180,19 @@ def test_a_second_always_for_the_same_agent_and_kind_keeps_the_first_rule(
     request = app.broker.all()[0]
     first = app.rules.given(request)
     assert app.rules.given(request) == first
-    assert app.rules.list() == [first]
+    assert app.rules.all() == [first]
 
 
 def test_rules_survive_a_restart_in_the_lmdb_history(tmp_path: Path) -> None:
     before = Channels(tmp_path / "history")
     before.ask(before.channel("alpha"), "execute")
     before.answer("always")
-    kept = before.rules.list()
+    kept = before.rules.all()
     before.close()
 
     after = Channels(tmp_path / "history")
     try:
-        assert after.rules.list() == kept
+        assert after.rules.all() == kept
         assert after.ask(after.channel("alpha"), "execute").result() == "always"
     finally:
         after.close()
@@ -200,7 +200,7 @@ def test_rules_survive_a_restart_in_the_lmdb_history(tmp_path: Path) -> None:
 
 def test_damaged_rules_are_ignored_and_the_person_is_asked(app: Channels) -> None:
     app.registry.history.put_value(RULES_KEY, b"{not json")
-    assert app.rules.list() == []
+    assert app.rules.all() == []
     assert not app.ask(app.channel("alpha")).done()
 
 
