@@ -49,6 +49,7 @@ from app.models.changes import FileChange
 from app.models.conversation import Attachment, Channel, Command
 from app.models.finding import PermissionRule
 from app.models.sessions import MemberSession as SessionOffer
+from app.search.index import SearchIndex
 from app.workspace.changes import ChangeLog
 
 if TYPE_CHECKING:
@@ -97,6 +98,11 @@ class ChannelEngine:
     @property
     def history(self) -> History:
         return self._registry.history
+
+    @property
+    def search(self) -> SearchIndex:
+        """The open history's search index; searched from any thread."""
+        return self._registry.search
 
     def attach(self, history: History, data_folder: Path | None = None) -> None:
         """Opens `history`; pasted images go to `data_folder` (the configuration's)."""

@@ -1,4 +1,5 @@
-"""The channels of the open history: each one's run-time state, its record and its messages."""
+"""The channels of the open history: each one's run-time state, its record and its messages,
+and the search index kept in step with them (app/search/)."""
 
 from __future__ import annotations
 
@@ -7,21 +8,30 @@ from app.channels.state import ChannelState
 from app.history.base import History
 from app.history.memory import MemoryHistory
 from app.models.conversation import Channel, Message
+from app.search.index import SearchIndex
 
 
 class ChannelRegistry:
     def __init__(self) -> None:
         self.history: History = MemoryHistory()
+        self.search = SearchIndex(self.history, {})
         self.states: dict[str, ChannelState] = {}
 
     def attach(self, history: History) -> None:
+        self.search.close()
         self.history = history
         self.states = {s.channel.id: ChannelState(s) for s in history.channels()}
+        # Opens the index file and starts its catch-up in the background: never waits for it.
+        self.search = SearchIndex(
+            history, {i: _shown_name(s.channel) for i, s in self.states.items()}
+        )
 
     def detach(self) -> None:
         self.states = {}
+        self.search.close()  # first: its catch-up reads the history
         self.history.close()
         self.history = MemoryHistory()
+        self.search = SearchIndex(self.history, {})
 
     def channels(self) -> list[Channel]:
         return [s.channel for s in self.states.values()]
@@ -46,9 +56,19 @@ class ChannelRegistry:
     def remove(self, state: ChannelState) -> None:
         self.states.pop(state.id, None)
         self.history.delete_channel(state.id)
+        self.search.delete_channel(state.id)
 
     def save(self, state: ChannelState) -> None:
         self.history.put_channel(state.stored)
+        self.search.set_name(state.id, _shown_name(state.channel))
 
     def keep(self, message: Message) -> None:
+        """Stores a finished message, then indexes it in the same moment (an index write that
+        fails loses nothing: the history has the message, the index catches up)."""
         self.history.add_message(message)
+        self.search.add(message)
+
+
+def _shown_name(channel: Channel) -> str:
+    """What search results call the conversation: the channel's name, or the agent's."""
+    return channel.name or channel.direct

@@ -196,8 +196,11 @@ class ChannelService:
     @exposed
     def Search(self, query: str, channel: str = "", limit: int = 50) -> SearchResults:
         """Extension: full-text search of every conversation's messages (words, prefixes,
-        "quoted phrases"; accents and case folded), newest first; only `channel`'s if given."""
-        raise NotImplementedError
+        "quoted phrases"; accents and case folded), newest first; only `channel`'s if given.
+        The last word matches as a prefix while typed; `indexing` while the index catches up."""
+        if channel and self._engine.view(channel) is None:
+            raise no_channel(channel)
+        return self._engine.search.search(query, channel, limit)  # here: app/search/index.py
 
     @exposed
     def Around(self, id: str, messageId: str) -> WireJson[AroundPage]:

@@ -22,10 +22,8 @@ growth and the close take `_guard`, a lock held for the few microseconds a read 
 from __future__ import annotations
 
 import threading
-from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from itertools import islice
 from pathlib import Path
 from typing import TypeVar
 
@@ -34,12 +32,9 @@ from pydantic import ValidationError
 
 from app.history import lmdb_format
 from app.history.base import (
-    AROUND_AFTER,
-    AROUND_BEFORE,
     PAGE,
     HistoryClosed,
     RecordPage,
-    RecordWindow,
     StoredChannel,
 )
 from app.history.data_file import mark_started, refuse_cut_short, refuse_emptied
@@ -52,12 +47,13 @@ from app.history.failures import (
 )
 from app.history.lmdb_changes import CHANGES_DB, LmdbChanges
 from app.history.lmdb_format import (
-    ID_WIDTH,
     MAX_DBS,
     SUB_DATABASES,
     next_position,
     position_bytes,
 )
+from app.history.lmdb_walks import END, page, prefix_of, required_prefix, walk_back
+from app.history.lmdb_windows import LmdbWindows
 from app.history.lock import FolderLock
 from app.history.problems import ProblemListener, ProblemReport
 from app.history.record_checks import (
@@ -82,12 +78,11 @@ T = TypeVar("T")
 INITIAL_MAP_SIZE = 64 * 1024 * 1024
 # A ceiling on growth, so a runaway write fails instead of doubling forever.
 MAX_MAP_SIZE = 1 << 40
-_END = b"\xff"  # sorts after every position (they start with a zero byte): the range's end
 # LMDB keys have at most 511 bytes: a longer "message id" from the page is no message's.
 _MAX_ID_BYTES = 256
 
 
-class LmdbHistory(LmdbChanges):
+class LmdbHistory(LmdbChanges, LmdbWindows):
     """`History` in an LMDB environment in `folder` (created if missing). `lock`, if given, is
     released by `close()`: `open_history` hands over the folder's lock with the database (if
     the constructor raises, the lock stays the caller's to release)."""
@@ -172,12 +167,12 @@ class LmdbHistory(LmdbChanges):
         return stored
 
     def put_channel(self, stored: StoredChannel) -> None:
-        key = _required_prefix(stored.channel.id)
+        key = required_prefix(stored.channel.id)
         value = stored.model_dump_json(by_alias=True).encode()
         self._write(lambda txn: txn.put(key, value, db=self._channels))
 
     def delete_channel(self, channel_id: str) -> None:
-        prefix = _prefix(channel_id)
+        prefix = prefix_of(channel_id)
         if prefix is None:
             return  # no record nor message can have such an id (see put_channel, add_message)
 
@@ -198,7 +193,7 @@ class LmdbHistory(LmdbChanges):
     def add_message(self, message: Message) -> None:
         """Appends the message to its channel's timeline; a message already kept (same id)
         is replaced where it stands."""
-        prefix = _required_prefix(message.channel)
+        prefix = required_prefix(message.channel)
         id_key = prefix + message.id.encode()
         value = encode_message(message)
 
@@ -222,76 +217,36 @@ class LmdbHistory(LmdbChanges):
         return self.records_before(channel_id, before_id, limit).decoded()
 
     def last_records(self, channel_id: str, limit: int = PAGE) -> RecordPage:
-        prefix = _prefix(channel_id)
+        prefix = prefix_of(channel_id)
         if prefix is None:
             return RecordPage([], False)
         with self._reading(self._timeline) as txn:
-            items, more = _page(txn, prefix, prefix + _END, limit)
+            items, more = page(txn, prefix, prefix + END, limit)
         return RecordPage(self._checks.records(prefix, items), more)
 
     def records_before(self, channel_id: str, before_id: str, limit: int = PAGE) -> RecordPage:
-        prefix = _prefix(channel_id)
+        prefix = prefix_of(channel_id)
         if prefix is None:
             return RecordPage([], False)
         with self._reading(self._timeline) as txn:
             position = self._position(txn, prefix, before_id)
             if position is None:
                 return RecordPage([], False)  # no such message: nothing is before it
-            items, more = _page(txn, prefix, prefix + position, limit)
+            items, more = page(txn, prefix, prefix + position, limit)
         return RecordPage(self._checks.records(prefix, items), more)
-
-    def records_around(
-        self,
-        channel_id: str,
-        message_id: str,
-        before: int = AROUND_BEFORE,
-        after: int = AROUND_AFTER,
-    ) -> RecordWindow | None:
-        return self._window(channel_id, message_id, before, after, include=True)
-
-    def records_after(
-        self, channel_id: str, after_id: str, limit: int = PAGE
-    ) -> RecordWindow | None:
-        return self._window(channel_id, after_id, 0, limit, include=False)
-
-    def _window(
-        self, channel_id: str, message_id: str, before: int, after: int, include: bool
-    ) -> RecordWindow | None:
-        """Two cursor walks from the message's position: back for the older ones (as `Older`
-        does), forward for it and the newer ones. Never a scan, whatever the channel's size."""
-        prefix = _prefix(channel_id)
-        if prefix is None:
-            return None
-        with self._reading(self._timeline) as txn:
-            position = self._position(txn, prefix, message_id)
-            if position is None:
-                return None
-            older, more = _page(txn, prefix, prefix + position, before) if include else ([], True)
-            # The message itself (kept only when asked for), then `after` more, and one to
-            # know whether newer ones exist.
-            newer = _walk_forward(txn, prefix + position, prefix + _END, after + 2)
-        if not newer or newer[0][0] != prefix + position:
-            return None  # its position was kept but not its record: not in the history
-        more_after = len(newer) > after + 1
-        del newer[after + 1 :]
-        if not include:
-            del newer[0]
-            more = True
-        items = newer[::-1] + older  # newest first, one run of positions, as checks want
-        return RecordWindow(self._checks.records(prefix, items), more, more_after)
 
     def messages_after(self, channel_id: str, after_id: str, limit: int) -> list[Message]:
         """An unknown `after_id` counts as "": an agent that saw a message no longer kept
         is given the latest messages. Damage is left out: an agent is given what could be
         read (the history's problem says the rest)."""
-        prefix = _prefix(channel_id)
+        prefix = prefix_of(channel_id)
         if prefix is None or limit <= 0:
             return []
         try:
             with self._reading(self._timeline) as txn:
                 position = self._position(txn, prefix, after_id)
                 floor = prefix if position is None else prefix + position
-                items = _walk_back(txn, prefix + _END, floor, limit)
+                items = walk_back(txn, prefix + END, floor, limit)
         except HistoryUnreadable:
             return []
         records = self._checks.records(prefix, items)
@@ -431,63 +386,3 @@ def _value_key(key: str) -> bytes:
     if not key or len(key) > 200:
         raise ValueError(f"a kept value's key has 1 to 200 characters: {key[:40]!r}")
     return b"app:" + key.encode()
-
-
-def _prefix(channel_id: str) -> bytes | None:
-    """The channel's key prefix; None for an id of another width, which cannot have messages
-    (and must not: "" would be the prefix of every message of every channel)."""
-    prefix = channel_id.encode()
-    return prefix if len(prefix) == ID_WIDTH else None
-
-
-def _required_prefix(channel_id: str) -> bytes:
-    prefix = _prefix(channel_id)
-    if prefix is None:
-        raise ValueError(f"a channel id has {ID_WIDTH} ASCII characters, not {channel_id!r}")
-    return prefix
-
-
-def _page(
-    txn: lmdb.Transaction[bytes], prefix: bytes, end: bytes, limit: int
-) -> tuple[list[tuple[bytes, bytes]], bool]:
-    """The `limit` records just before key `end` in the channel's range (newest first), and
-    whether older ones exist: reads one record more than asked, to know without counting."""
-    limit = max(limit, 0)
-    items = _walk_back(txn, end, prefix, limit + 1)
-    more = len(items) > limit
-    del items[limit:]
-    return items, more
-
-
-def _walk_forward(
-    txn: lmdb.Transaction[bytes], start: bytes, end: bytes, limit: int
-) -> list[tuple[bytes, bytes]]:
-    """At most `limit` records from key `start` (included) up to key `end`, oldest first."""
-    cursor = txn.cursor()
-    if not cursor.set_range(start):
-        return []
-    items = list(islice(cursor.iternext(), limit))
-    if items and items[-1][0] >= end:
-        del items[bisect_left(items, True, key=lambda item: item[0] >= end) :]
-    return items
-
-
-def _walk_back(
-    txn: lmdb.Transaction[bytes], start: bytes, floor: bytes, limit: int
-) -> list[tuple[bytes, bytes]]:
-    """At most `limit` records of the keys below `start` and above `floor`, newest first. Both
-    bounds are inside one channel's range (its fixed-width prefix, then anything), so the
-    walk never leaves the channel: the previous channel's keys are all below the floor."""
-    cursor = txn.cursor()
-    # set_range finds the first key >= start; the walk begins just before it (or at the
-    # database's last key when no key is >= start).
-    positioned = cursor.prev() if cursor.set_range(start) else cursor.last()
-    if not positioned:
-        return []
-    # Read in one go by the C iterator, then cut: the keys descend, so those at or below the
-    # floor (an older channel's, or already seen) are a tail of the list. Reading up to
-    # `limit` records past a small channel costs less than testing every key in Python.
-    items = list(islice(cursor.iterprev(), limit))
-    if items and items[-1][0] <= floor:
-        del items[bisect_left(items, True, key=lambda item: item[0] <= floor) :]
-    return items

@@ -14,7 +14,8 @@ ExportFormat = Literal["markdown", "html", "json"]
 
 class SearchHit(WireModel):
     """One message found. `snippet` is plain text (never HTML) around the matches;
-    `highlights` are the [start, end) character ranges of the matched words in it."""
+    `highlights` are the [start, end) ranges of the matched words in it, in code points (an
+    emoji counts one)."""
 
     channel: str
     channel_name: str = ""  # extension: the channel's name, or the agent's for a direct one
@@ -27,10 +28,12 @@ class SearchHit(WireModel):
 
 
 class SearchResults(WireModel):
-    """Newest first; `more` when the query matched more messages than were returned."""
+    """Newest first; `more` when the query matched more messages than were returned;
+    `indexing` while the index catches up with the history (results may lack some messages)."""
 
     results: list[SearchHit]
     more: bool
+    indexing: bool = False
 
 
 class AroundPage(WireModel):

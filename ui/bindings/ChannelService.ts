@@ -13,7 +13,7 @@ export function AnswerPermission(id: string, optionId: string): Promise<void> {
   return call("ChannelService", "AnswerPermission", id, optionId);
 }
 
-/** Extension: the page of messages around `messageId` (it included), to open a conversation at a message found. */
+/** Extension: the page of messages around `messageId` (it included), to open a conversation at a message found. 50 before it, it, 49 after it; at the end of the conversation the live answer and queued messages follow, as in `Conversation`. */
 export function Around(id: string, messageId: string): Promise<AroundPage> {
   return call("ChannelService", "Around", id, messageId);
 }
@@ -168,7 +168,7 @@ export function SaveExport(id: string, format: "markdown" | "html" | "json"): Pr
   return call("ChannelService", "SaveExport", id, format);
 }
 
-/** Extension: full-text search of every conversation's messages (words, prefixes, "quoted phrases"; accents and case folded), newest first; only `channel`'s if given. */
+/** Extension: full-text search of every conversation's messages (words, prefixes, "quoted phrases"; accents and case folded), newest first; only `channel`'s if given. The last word matches as a prefix while typed; `indexing` while the index catches up. */
 export function Search(query: string, channel?: string, limit?: number): Promise<SearchResults> {
   return call("ChannelService", "Search", query, channel, limit);
 }

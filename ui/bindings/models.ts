@@ -277,7 +277,7 @@ export interface Problem {
   warning: boolean;
 }
 
-/** One message found. `snippet` is plain text (never HTML) around the matches; `highlights` are the [start, end) character ranges of the matched words in it. */
+/** One message found. `snippet` is plain text (never HTML) around the matches; `highlights` are the [start, end) ranges of the matched words in it, in code points (an emoji counts one). */
 export interface SearchHit {
   channel: string;
   channelName: string;
@@ -289,10 +289,11 @@ export interface SearchHit {
   highlights: number[][];
 }
 
-/** Newest first; `more` when the query matched more messages than were returned. */
+/** Newest first; `more` when the query matched more messages than were returned; `indexing` while the index catches up with the history (results may lack some messages). */
 export interface SearchResults {
   results: SearchHit[];
   more: boolean;
+  indexing: boolean;
 }
 
 /** Extension: a member's session offers or is set to other modes or options. */

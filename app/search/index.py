@@ -1,0 +1,358 @@
+"""The search index of the open history, kept in step with it.
+
+The registry (app/channels/registry.py) calls `add` right after each message is stored and
+`delete_channel` with the channel's history: one small SQLite transaction each, on the core
+loop thread. What the index holds in step with the history is recorded per channel (`progress`:
+the channel's last stored message when the index was last known complete). At each start a
+background thread compares it with the history (one read per channel) and catches up what is
+missing: the messages after that point, or the whole channel when there is none (a new index
+file, one deleted, damaged, of another history or version, or a write that failed). Searches
+meanwhile answer with what is indexed and say `indexing`. A failed index write never fails the
+message (the history has it): the channel is caught up again.
+
+Threads: writes (the loop's and the catch-up's) take `_write_lock`; searches, from pywebview's
+threads, use their own connection under `_read_lock` (WAL: readers do not wait for a writer).
+In memory (a history in memory) one connection serves both, under one lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections import deque
+from pathlib import Path
+
+from app.core.errors import UserError
+from app.core.ids import new_id
+from app.history.base import History
+from app.i18n import _
+from app.models.conversation import Message
+from app.models.finding import SearchHit, SearchResults
+from app.search import store
+from app.search.catch_up import Cancelled, catch_up, record_id
+from app.search.query import parse
+from app.search.rows import message_row
+from app.search.snippets import snippet
+from app.search.store import Hit, Row
+
+log = logging.getLogger(__name__)
+
+TOKEN_KEY = "search-index"  # the history keeps which index file is its own
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 200
+
+
+class SearchIndex:
+    def __init__(self, history: History, names: dict[str, str]) -> None:
+        """Opens the index of `history` (its channels' names by id), on the core loop."""
+        self.history = history
+        self._names = dict(names)
+        self._write_lock = threading.RLock()
+        self._read_lock = self._write_lock
+        self._conn: sqlite3.Connection | None = None
+        self._reader: sqlite3.Connection | None = None
+        self._path = _index_path(history)
+        self._token = "memory"
+        self._unavailable = False
+        self._unsettled = set(self._names)  # not known to be in step: not given progress
+        self._pending = deque(sorted(self._names, reverse=True))  # newest channels first
+        self._deleted: set[str] = set()
+        self._rebuild = False  # the file is damaged: make it anew, then catch everything up
+        self._closing = threading.Event()
+        self._worker: threading.Thread | None = None
+        self._open()
+        self._wake()
+
+    # ---- the loop's writes ----------------------------------------------------------------
+
+    def add(self, message: Message) -> None:
+        """Indexes a message just stored (or replaces it, same id); never raises."""
+        if self._unavailable:
+            return
+        row = message_row(message)
+        last = self._stored_last(message.channel)
+        with self._write_lock:
+            if self._conn is None:
+                return
+            self._deleted.discard(message.channel)
+            try:
+                with self._conn:
+                    store.put(self._conn, [row])
+                    if message.channel not in self._unsettled and last is not None:
+                        store.set_progress(self._conn, message.channel, last)
+            except sqlite3.Error as error:
+                self._failed(message.channel, error)
+
+    def delete_channel(self, channel_id: str) -> None:
+        """Forgets the channel's messages (it was deleted from the history); never raises."""
+        self._names.pop(channel_id, None)
+        with self._write_lock:
+            self._deleted.add(channel_id)
+            self._unsettled.discard(channel_id)
+            if self._conn is None or self._unavailable:
+                return
+            try:
+                with self._conn:
+                    store.delete_channel(self._conn, channel_id)
+            except sqlite3.Error as error:
+                # Left in the file: the next start removes channels the history lacks.
+                log.warning("search index: channel %s not deleted: %s", channel_id, error)
+                if store.is_damage(error):
+                    self._failed(channel_id, error)
+
+    def set_name(self, channel_id: str, name: str) -> None:
+        """The name results show for the channel (a direct conversation's: its agent's)."""
+        self._names = {**self._names, channel_id: name}
+
+    # ---- searching (any thread) -------------------------------------------------------------
+
+    @property
+    def indexing(self) -> bool:
+        """Whether some messages may be missing yet (a catch-up is under way)."""
+        return bool(self._unsettled) or self._rebuild
+
+    def search(self, text: str, channel: str = "", limit: int = DEFAULT_LIMIT) -> SearchResults:
+        if self._unavailable:
+            raise UserError(
+                _("Search is not available: this Python's SQLite has no full-text search (FTS5).")
+            )
+        query = parse(text)
+        limit = min(max(limit, 1), MAX_LIMIT)
+        if query.empty:
+            return SearchResults(results=[], more=False, indexing=self.indexing)
+        with self._read_lock:
+            if self._reader is None:
+                return SearchResults(results=[], more=False)  # closed: another history opens
+            try:
+                hits = store.find(self._reader, query.fts(), channel, limit + 1)
+            except sqlite3.Error as error:
+                return self._search_failed(error)
+        names = self._names
+        results = [_result(hit, names, snippet(hit.text, query)) for hit in hits[:limit]]
+        return SearchResults(results=results, more=len(hits) > limit, indexing=self.indexing)
+
+    def _search_failed(self, error: sqlite3.Error) -> SearchResults:
+        if not store.is_damage(error):
+            raise UserError(_("the search failed: {reason}").format(reason=error)) from error
+        log.warning("search index damaged, rebuilding it: %s", error)
+        with self._write_lock:
+            self._rebuild = True
+            self._wake()
+        return SearchResults(results=[], more=False, indexing=True)
+
+    # ---- lifetime ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Stops the catch-up and closes the file (another history opens); on the loop."""
+        self._closing.set()
+        worker = self._worker
+        if worker is not None:
+            worker.join(timeout=60)
+        with self._write_lock, self._read_lock:
+            for conn in {id(c): c for c in (self._conn, self._reader) if c}.values():
+                conn.close()
+            self._conn = self._reader = None
+
+    def _open(self) -> None:
+        if self._path is not None:
+            self._token = self._history_token()
+        try:
+            self._connect(fresh=False)
+        except store.Unavailable:
+            log.warning("search is not available: SQLite has no FTS5")
+            self._unavailable = True
+        except (sqlite3.Error, OSError) as error:
+            log.warning("search index %s cannot be used, kept in memory: %s", self._path, error)
+            self._path = None
+            self._connect(fresh=True)
+
+    def _connect(self, fresh: bool) -> None:
+        """Opens the file (made anew if `fresh`, damaged, or not this history's index)."""
+        if self._path is not None and fresh:
+            store.remove_files(self._path)
+        conn = None
+        try:
+            conn = store.connect(self._path)
+            sound = store.prepare(conn, self._token)
+        except sqlite3.DatabaseError as error:
+            if conn is not None:
+                conn.close()
+            if self._path is None or fresh or not store.is_damage(error):
+                raise
+            log.warning("search index %s is damaged, made anew: %s", self._path, error)
+            self._connect(fresh=True)
+            return
+        except BaseException:
+            if conn is not None:
+                conn.close()
+            raise
+        if not sound:
+            conn.close()
+            self._connect(fresh=True)
+            return
+        self._conn = conn
+        self._reader = conn if self._path is None else store.connect(self._path)
+        self._read_lock = self._write_lock if self._path is None else threading.RLock()
+
+    def _history_token(self) -> str:
+        """Which history the index file belongs to: a token kept in the history itself, so a
+        file left from another history (a copied folder) is never trusted."""
+        kept = self.history.value(TOKEN_KEY)
+        if kept is not None:
+            return kept.decode()
+        token = new_id()
+        self.history.put_value(TOKEN_KEY, token.encode())
+        return token
+
+    def _stored_last(self, channel_id: str) -> str | None:
+        """The channel's last stored message id (the index will hold everything up to it)."""
+        try:
+            records = self.history.last_records(channel_id, 1).records
+        except Exception:
+            return None
+        return record_id(records[0]) if records else None
+
+    def _failed(self, channel_id: str, error: sqlite3.Error) -> None:
+        """A write failed (under the write lock): the channel is caught up again, now if the
+        catch-up can, else at the next start (its progress no longer claims to be complete)."""
+        log.warning("search index write failed for channel %s: %s", channel_id, error)
+        if store.is_damage(error):
+            self._rebuild = True
+        else:
+            self._unsettled.add(channel_id)
+            self._pending.append(channel_id)
+            if self._conn is not None:
+                try:
+                    with self._conn:
+                        store.forget_progress(self._conn, channel_id)
+                except sqlite3.Error:
+                    pass  # its progress stays behind the history: caught up at the next start
+        self._wake()
+
+    # ---- the catch-up thread ----------------------------------------------------------------
+
+    def _wake(self) -> None:
+        with self._write_lock:
+            if self._worker is not None or self._closing.is_set() or self._unavailable:
+                return
+            if not self._pending and not self._rebuild:
+                return
+            self._worker = threading.Thread(
+                target=self._work, name="search-index-catch-up", daemon=True
+            )
+            self._worker.start()
+
+    def _work(self) -> None:
+        tried: set[str] = set()  # a channel whose catch-up failed waits for the next start
+        for attempt in range(2):  # a second time when the file was found damaged meanwhile
+            try:
+                self._catch_up_all(tried)
+                return
+            except Cancelled:
+                break
+            except sqlite3.Error as error:
+                if attempt == 0 and store.is_damage(error):
+                    log.warning("search index damaged, rebuilding it: %s", error)
+                    with self._write_lock:
+                        self._rebuild = True
+                    tried.clear()
+                    continue
+                log.warning("search index catch-up stopped: %s", error)
+                break
+            except Exception:
+                log.exception("search index catch-up stopped")
+                break
+        with self._write_lock:
+            self._worker = None
+
+    def _catch_up_all(self, tried: set[str]) -> None:
+        self._forget_deleted_channels()
+        while not self._closing.is_set():
+            with self._write_lock:
+                if self._rebuild:
+                    self._make_anew()
+                channel = self._next(tried)
+                if channel is None:
+                    self._worker = None
+                    return
+            tried.add(channel)
+            catch_up(self, channel)
+        raise Cancelled
+
+    def _next(self, tried: set[str]) -> str | None:
+        while self._pending:
+            channel = self._pending.popleft()
+            if channel not in tried and channel not in self._deleted:
+                return channel
+        return None
+
+    def _make_anew(self) -> None:
+        """The file was found damaged while running: a new one, and everything again."""
+        self._unsettled = set(self._names)  # before `_rebuild` goes: `indexing` stays true
+        self._pending = deque(sorted(self._names, reverse=True))
+        self._rebuild = False
+        with self._read_lock:
+            for conn in {id(c): c for c in (self._conn, self._reader) if c}.values():
+                conn.close()
+            self._conn = self._reader = None
+            self._connect(fresh=True)
+
+    def _forget_deleted_channels(self) -> None:
+        """Removes channels the history no longer has (deleted while a write failed)."""
+        with self._write_lock:
+            if self._conn is None:
+                return
+            kept = store.indexed_channels(self._conn)
+            gone = kept - set(self._names)
+            if gone:
+                with self._conn:
+                    for channel in gone:
+                        store.delete_channel(self._conn, channel)
+
+    # ---- what the catch-up calls (app/search/catch_up.py) -------------------------------------
+
+    def progress(self, channel_id: str) -> str | None:
+        with self._write_lock:
+            self._check_going(channel_id)
+            assert self._conn is not None
+            return store.progress(self._conn, channel_id)
+
+    def write(self, channel_id: str, rows: list[Row]) -> None:
+        with self._write_lock:
+            self._check_going(channel_id)
+            assert self._conn is not None
+            with self._conn:
+                store.put(self._conn, rows)
+
+    def settle(self, channel_id: str, last: str | None) -> None:
+        """The channel is in step up to `last` (its last stored message at the start)."""
+        with self._write_lock:
+            self._check_going(channel_id)
+            assert self._conn is not None
+            if last is not None:
+                with self._conn:
+                    store.set_progress(self._conn, channel_id, last)
+            self._unsettled.discard(channel_id)
+
+    def _check_going(self, channel_id: str) -> None:
+        if self._closing.is_set() or self._conn is None or channel_id in self._deleted:
+            raise Cancelled
+
+
+def _index_path(history: History) -> Path | None:
+    folder = getattr(history, "folder", None)  # LmdbHistory's data folder; None in memory
+    return folder / store.FILE_NAME if isinstance(folder, Path) else None
+
+
+def _result(hit: Hit, names: dict[str, str], shown: tuple[str, list[list[int]]]) -> SearchHit:
+    return SearchHit(
+        channel=hit.channel,
+        channel_name=names.get(hit.channel, ""),
+        message_id=hit.message,
+        agent=hit.agent,
+        role=hit.role,  # written from a Message's role
+        created_at=hit.created_at,
+        snippet=shown[0],
+        highlights=shown[1],
+    )
