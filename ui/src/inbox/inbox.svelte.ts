@@ -10,6 +10,7 @@ import {
   type PermissionRule,
 } from "../../bindings";
 import { messageOf } from "../lib/errors";
+import { mergeLoaded } from "./merge";
 
 class Inbox {
   requests = $state.raw<PermissionRequested[]>([]);
@@ -31,9 +32,7 @@ class Inbox {
         ChannelService.Permissions(),
         ChannelService.PermissionRules(),
       ]);
-      const known = new Set(requests.map((r) => r.id));
-      const merged = [...requests, ...this.#arrived.filter((r) => !known.has(r.id))];
-      this.requests = merged.filter((r) => !this.#resolved.has(r.id));
+      this.requests = mergeLoaded(requests, this.#arrived, this.#resolved);
       this.rules = rules;
       this.loadError = "";
     } catch (err) {
