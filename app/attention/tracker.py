@@ -87,8 +87,9 @@ class AttentionTracker:
         )
 
     def viewing(self, channel: str, focused: bool) -> AttentionCounts:
+        first = not self._screen.told
         self._screen = _Screen(channel, focused, told=True)
-        if focused and self._unread.pop(channel, 0):
+        if (focused and self._unread.pop(channel, 0)) or first:
             self._changed()
         if channel and channel in self._channels:
             self._remember(channel)
@@ -185,5 +186,6 @@ class AttentionTracker:
 
     def _changed(self) -> None:
         counts = self.counts()
-        self._notifier.badge(counts.total)
+        if self._screen.told:  # a window shows the app (headless runs have no launcher icon)
+            self._notifier.badge(counts.total)
         self._bus.emit(names.ATTENTION_CHANGED, counts)

@@ -120,3 +120,39 @@ def test_the_app_reopens_on_the_conversation_last_on_screen(tmp_path: Path) -> N
             timeout=WAIT,
         )
         reported(page, general["id"], True)
+
+
+def test_the_settings_toggle_turns_notifications_off_in_the_file_when_saved(
+    tmp_path: Path, shots: Path
+) -> None:
+    path = tmp_path / "attention.yaml"
+    path.write_text("language: fr\n" + CONFIG, encoding="utf-8")
+    with running_app(["--config", str(path)], tmp_path / "app.log") as (page, _proc):
+        page.click("[data-testid=nav-settings]")
+        toggle = page.get_by_test_id("notifications-toggle")
+        toggle.wait_for(timeout=WAIT)
+        assert toggle.is_checked()  # absent from the file: on by default
+        label = page.locator("label", has=toggle)
+        assert label.inner_text().strip() == "Notifications"
+        assert "Prévenir quand un agent répond" in (label.get_attribute("title") or "")
+
+        toggle.uncheck()
+        editor = page.locator("[data-testid=config-editor] .cm-content")
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=config-editor] .cm-content')"
+            ".textContent.includes('notifications: false')",
+            timeout=WAIT,
+        )
+        assert "language: fr" in editor.inner_text()
+        panel = page.get_by_test_id("settings-panel")
+        panel.screenshot(path=str(shots / "notifications-toggle.png"))
+        page.get_by_test_id("save-button").click()
+        page.wait_for_selector("[data-testid=settings-panel][data-dirty=false]", timeout=WAIT)
+        assert path.read_text(encoding="utf-8") == "language: fr\nnotifications: false\n" + CONFIG
+
+        toggle.check()  # and back: the line says true
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=config-editor] .cm-content')"
+            ".textContent.includes('notifications: true')",
+            timeout=WAIT,
+        )

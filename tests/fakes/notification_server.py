@@ -153,3 +153,47 @@ def private_session_bus() -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+class SignalWatcher:
+    """Records the signals of one interface sent on the bus (e.g. the launcher's badge)."""
+
+    def __init__(self, address: str, interface: str) -> None:
+        self._address = address
+        self._interface = interface
+        self.received: list[tuple[str, list[Any]]] = []
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._bus: MessageBus | None = None
+
+    def __enter__(self) -> SignalWatcher:
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._watch(), self._loop).result(10)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bus is not None:
+            self._loop.call_soon_threadsafe(self._bus.disconnect)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
+
+    async def _watch(self) -> None:
+        from dbus_fast import Message, MessageType
+
+        self._bus = await MessageBus(bus_address=self._address).connect()
+
+        def handler(message: Message) -> None:
+            if message.message_type == MessageType.SIGNAL and message.interface == self._interface:
+                self.received.append((message.member, list(message.body)))
+
+        self._bus.add_message_handler(handler)
+        await self._bus.call(
+            Message(
+                destination="org.freedesktop.DBus",
+                path="/org/freedesktop/DBus",
+                interface="org.freedesktop.DBus",
+                member="AddMatch",
+                signature="s",
+                body=[f"type='signal',interface='{self._interface}'"],
+            )
+        )

@@ -97,7 +97,14 @@ def test_an_answer_finishing_in_another_conversation_counts_as_unread(s: Setup) 
     s.answer("c1")
     assert s.tracker.counts().unread == {"c1": 1}
     assert s.attention()[-1] == {"unread": {"c1": 1}, "permissions": 0, "total": 1}
-    assert s.notifier.badges[-1] == 1
+    assert s.notifier.badges == [0, 1]
+
+
+def test_the_launcher_badge_waits_for_a_window_to_show_the_app(s: Setup) -> None:
+    s.answer("c1")
+    assert s.notifier.badges == []  # headless: no launcher icon to badge
+    s.tracker.viewing("c1", focused=False)
+    assert s.notifier.badges == [1]
 
 
 def test_an_answer_on_screen_in_a_focused_window_is_read_at_once(s: Setup) -> None:

@@ -3,17 +3,20 @@ server (tests/fakes/notification_server.py) stand in for the desktop's."""
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from collections.abc import Iterator
 
 import pytest
 
+from app.attention.badge import DESKTOP_ID, UNITY_INTERFACE
 from app.attention.desktop import DesktopNotifications
 from app.attention.notice import Notice
 from tests.fakes.notification_server import (
     DBUS_DAEMON,
     FakeNotificationServer,
+    SignalWatcher,
     private_session_bus,
 )
 from tests.waiting import wait_for
@@ -106,3 +109,22 @@ def test_without_a_notification_server_notices_are_dropped_and_said_once(
     said = [r for r in caplog.records if "notifications cannot be shown" in r.getMessage()]
     assert len(said) == 1
     assert not [r for r in caplog.records if r.name.startswith("desktop_notifier")]
+
+
+def test_the_launcher_badge_is_the_unity_launcher_entry_signal(
+    server: FakeNotificationServer,
+) -> None:
+    address = os.environ["DBUS_SESSION_BUS_ADDRESS"]
+    with SignalWatcher(address, UNITY_INTERFACE) as watcher:
+        notifications = DesktopNotifications(Clicks())
+        try:
+            notifications.badge(3)
+            wait_for(lambda: watcher.received, what="the badge signal")
+            notifications.badge(0)
+            wait_for(lambda: len(watcher.received) == 2, what="the badge hidden")
+        finally:
+            notifications.close()
+    [(member, [app, first]), (_, [_, second])] = watcher.received
+    assert (member, app) == ("Update", DESKTOP_ID)
+    assert (first["count"].value, first["count-visible"].value) == (3, True)
+    assert second["count-visible"].value is False
