@@ -84,3 +84,20 @@ def test_the_export_menu_saves_the_conversation_in_each_format(
     data = json.loads(export_as(page, "json").read_text(encoding="utf-8"))
     assert data["format"] == "sidekicks-conversation"
     assert [m["role"] for m in data["messages"]] == ["user", "agent"]
+
+
+def test_an_export_that_cannot_be_written_says_why(tmp_path: Path) -> None:
+    config = tmp_path / "export.yaml"
+    config.write_text("agents:\n" + agent_yaml("alpha"), encoding="utf-8")
+    env = {"SIDEKICKS_TEST_SAVE_PATH": str(tmp_path / "gone" / "out.md")}  # no such folder
+    with running_app(["--config", str(config)], tmp_path / "app.log", env) as (page, _proc):
+        page.locator("[data-testid=agent-item]", has_text="alpha").click()
+        page.wait_for_selector(CONVERSATION)
+        page.click("[data-testid=export-button]")
+        page.click("[data-testid=export-menu] [data-format=markdown]")
+        error = page.wait_for_selector("[data-testid=export-error]", timeout=WAIT).inner_text()
+        assert "could not save the export to" in error.lower()
+        assert "gone/out.md" in error and "No such file" in error
+        assert page.locator("[data-testid=export-saved]").count() == 0
+        page.click("[data-testid=export-error] .dismiss")
+        page.wait_for_selector("[data-testid=export-error]", state="detached")

@@ -66,4 +66,3 @@ def _write(target: Path, pieces: Iterable[str]) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-
