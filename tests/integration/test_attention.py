@@ -112,3 +112,30 @@ def test_the_conversation_last_viewed_is_reopened_after_a_restart(tmp_path: Path
         assert again.api.ChannelService.LastViewed() == direct.id
         again.api.ChannelService.Delete(direct.id)
         assert again.api.ChannelService.LastViewed() == ""
+
+
+def test_another_configuration_has_its_own_counts_and_conversation_to_reopen(
+    tmp_path: Path,
+) -> None:
+    first = tmp_path / "first"
+    second = tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    with open_app(first) as sk:
+        channels = sk.api.ChannelService
+        direct = channels.Direct("demo")
+        channels.Viewing(direct.id, True)
+        channels.Viewing("", False)
+        channels.Send(direct.id, "/echo unread")
+        wait_for(lambda: channels.Attention().total == 1, timeout=30, what="the unread answer")
+
+        (second / "config.yaml").write_text(CONFIG, encoding="utf-8")
+        sk.api.ConfigService.Open(str(second / "config.yaml"))
+        assert channels.Attention().total == 0
+        assert channels.LastViewed() == ""
+        other = channels.Create("elsewhere")
+        channels.Viewing(other.id, True)
+
+        sk.api.ConfigService.Open(str(first / "config.yaml"))
+        assert channels.LastViewed() == direct.id  # unread counts live for the run only
+        assert channels.Attention().total == 0
