@@ -115,6 +115,7 @@ def _qt_raiser(window: Any) -> Any:
             widget.setWindowState(state | Qt.WindowState.WindowActive)
             widget.raise_()
             widget.activateWindow()
+            log.info("window raised and activated")
 
     raiser = Raiser()
     raiser.moveToThread(app.thread())

@@ -95,7 +95,7 @@ def test_an_answer_while_the_window_is_away_is_notified_counted_and_opened_by_a_
         # A click on the notification opens the conversation (the window comes to the front).
         fake.click(shown.id)
         open_conversation(page, "Demo")
-        wait_for(lambda: "window brought to the front" in log.read_text(), timeout=10)
+        wait_for(lambda: "window raised and activated" in log.read_text(), timeout=10)  # Qt
         page.evaluate("() => window.dispatchEvent(new Event('focus'))")
         reported(page, direct["id"], True)
         badge.wait_for(state="detached", timeout=WAIT)
