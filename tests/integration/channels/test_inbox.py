@@ -41,6 +41,7 @@ def test_permissions_lists_every_channels_pending_requests_oldest_first(chat: Ch
         "permission:requested",
         lambda p: p["id"] != asked_second["id"] and p["agent"] == "perm2",
         since=mark,
+        timeout=20,  # the agent goes on after the first answer: slow on a busy machine
     )
     assert [r.id for r in chat.channels.Permissions()] == [again["id"]]
     chat.channels.AnswerPermission(again["id"], "allow")
