@@ -181,8 +181,14 @@ def test_retry_makes_only_that_agent_answer_again_and_is_reachable_by_keyboard(
     second = next(m["id"] for m in shown if m["agent"] == "demo2")
     asked = next(m["id"] for m in shown if m["role"] == "user")
 
-    # The keyboard: Tab reaches the message, then its actions (Retry first on an answer).
+    # The keyboard: Up and Down move between messages, Tab reaches the message's actions (Retry
+    # first on an answer).
     message(page, second).focus()
+    page.keyboard.press("ArrowUp")
+    first = next(m["id"] for m in shown if m["agent"] == "demo")
+    assert page.evaluate("document.activeElement?.dataset.id") == first
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement?.dataset.id") == second
     page.keyboard.press("Tab")
     label = page.evaluate("document.activeElement?.getAttribute('aria-label')")
     assert label == "Retry: @demo2 answers this message again"
