@@ -22,6 +22,8 @@ class SearchState {
   scope = $state.raw<Scope | null>(null);
   results = $state.raw<SearchHit[]>([]);
   more = $state(false);
+  /** The index is still catching up with the history: some messages may be missing. */
+  indexing = $state(false);
   error = $state("");
   /** A query is on its way. */
   searching = $state(false);
@@ -92,6 +94,7 @@ class SearchState {
       if (!this.#latest.current(ticket)) return;
       this.results = newestFirst(found.results);
       this.more = found.more;
+      this.indexing = (found as Partial<{ indexing: boolean }>).indexing === true;
       this.error = "";
       this.selected = this.results.length > 0 ? 0 : -1;
     } catch (err) {

@@ -33,7 +33,8 @@ function found(...ids: string[]): SearchResults {
       highlights: [],
     })),
     more: false,
-  };
+    indexing: false,
+  } as SearchResults;
 }
 
 const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
