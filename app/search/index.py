@@ -21,16 +21,17 @@ import logging
 import sqlite3
 import threading
 from collections import deque
-from pathlib import Path
 
 from app.core.errors import UserError
-from app.core.ids import new_id
 from app.history.base import History
+from app.history.failures import HistoryUnreadable
 from app.i18n import _
 from app.models.conversation import Message
 from app.models.finding import SearchHit, SearchResults
 from app.search import store
 from app.search.catch_up import Cancelled, catch_up, record_id
+from app.search.checkpoints import Checkpoints
+from app.search.opening import history_token, index_path, open_file
 from app.search.query import parse
 from app.search.rows import message_row
 from app.search.snippets import snippet
@@ -52,10 +53,12 @@ class SearchIndex:
         self._read_lock = self._write_lock
         self._conn: sqlite3.Connection | None = None
         self._reader: sqlite3.Connection | None = None
-        self._path = _index_path(history)
+        self._path = index_path(history)
+        self._checkpoints = Checkpoints(self._path)
         self._token = "memory"
         self._unavailable = False
-        self._unsettled = set(self._names)  # not known to be in step: not given progress
+        self._unsettled = set(self._names)  # being caught up: `indexing`
+        self._behind = set(self._names)  # not known to be in step: their progress stays
         self._pending = deque(sorted(self._names, reverse=True))  # newest channels first
         self._deleted: set[str] = set()
         self._rebuild = False  # the file is damaged: make it anew, then catch everything up
@@ -79,10 +82,12 @@ class SearchIndex:
             try:
                 with self._conn:
                     store.put(self._conn, [row])
-                    if message.channel not in self._unsettled and last is not None:
+                    if message.channel not in self._behind and last is not None:
                         store.set_progress(self._conn, message.channel, last)
             except sqlite3.Error as error:
                 self._failed(message.channel, error)
+            else:
+                self._checkpoints.committed()
 
     def delete_channel(self, channel_id: str) -> None:
         """Forgets the channel's messages (it was deleted from the history); never raises."""
@@ -90,6 +95,7 @@ class SearchIndex:
         with self._write_lock:
             self._deleted.add(channel_id)
             self._unsettled.discard(channel_id)
+            self._behind.discard(channel_id)
             if self._conn is None or self._unavailable:
                 return
             try:
@@ -121,13 +127,13 @@ class SearchIndex:
         limit = min(max(limit, 1), MAX_LIMIT)
         if query.empty:
             return SearchResults(results=[], more=False, indexing=self.indexing)
-        with self._read_lock:
-            if self._reader is None:
-                return SearchResults(results=[], more=False)  # closed: another history opens
-            try:
+        try:
+            with self._read_lock:
+                if self._reader is None:
+                    return SearchResults(results=[], more=False)  # closed: another history's
                 hits = store.find(self._reader, query.fts(), channel, limit + 1)
-            except sqlite3.Error as error:
-                return self._search_failed(error)
+        except sqlite3.Error as error:
+            return self._search_failed(error)  # out of the read lock: it takes the write lock
         names = self._names
         results = [_result(hit, names, snippet(hit.text, query)) for hit in hits[:limit]]
         return SearchResults(results=results, more=len(hits) > limit, indexing=self.indexing)
@@ -149,6 +155,7 @@ class SearchIndex:
         worker = self._worker
         if worker is not None:
             worker.join(timeout=60)
+        self._checkpoints.close()
         with self._write_lock, self._read_lock:
             for conn in {id(c): c for c in (self._conn, self._reader) if c}.values():
                 conn.close()
@@ -156,7 +163,7 @@ class SearchIndex:
 
     def _open(self) -> None:
         if self._path is not None:
-            self._token = self._history_token()
+            self._token = history_token(self.history, TOKEN_KEY)
         try:
             self._connect(fresh=False)
         except store.Unavailable:
@@ -169,41 +176,9 @@ class SearchIndex:
 
     def _connect(self, fresh: bool) -> None:
         """Opens the file (made anew if `fresh`, damaged, or not this history's index)."""
-        if self._path is not None and fresh:
-            store.remove_files(self._path)
-        conn = None
-        try:
-            conn = store.connect(self._path)
-            sound = store.prepare(conn, self._token)
-        except sqlite3.DatabaseError as error:
-            if conn is not None:
-                conn.close()
-            if self._path is None or fresh or not store.is_damage(error):
-                raise
-            log.warning("search index %s is damaged, made anew: %s", self._path, error)
-            self._connect(fresh=True)
-            return
-        except BaseException:
-            if conn is not None:
-                conn.close()
-            raise
-        if not sound:
-            conn.close()
-            self._connect(fresh=True)
-            return
-        self._conn = conn
-        self._reader = conn if self._path is None else store.connect(self._path)
+        self._conn = open_file(self._path, self._token, fresh)
+        self._reader = self._conn if self._path is None else store.connect(self._path)
         self._read_lock = self._write_lock if self._path is None else threading.RLock()
-
-    def _history_token(self) -> str:
-        """Which history the index file belongs to: a token kept in the history itself, so a
-        file left from another history (a copied folder) is never trusted."""
-        kept = self.history.value(TOKEN_KEY)
-        if kept is not None:
-            return kept.decode()
-        token = new_id()
-        self.history.put_value(TOKEN_KEY, token.encode())
-        return token
 
     def _stored_last(self, channel_id: str) -> str | None:
         """The channel's last stored message id (the index will hold everything up to it)."""
@@ -221,6 +196,7 @@ class SearchIndex:
             self._rebuild = True
         else:
             self._unsettled.add(channel_id)
+            self._behind.add(channel_id)
             self._pending.append(channel_id)
             if self._conn is not None:
                 try:
@@ -265,6 +241,7 @@ class SearchIndex:
                 break
         with self._write_lock:
             self._worker = None
+            self._unsettled.clear()  # what is left stays behind, caught up at the next start
 
     def _catch_up_all(self, tried: set[str]) -> None:
         self._forget_deleted_channels()
@@ -277,19 +254,29 @@ class SearchIndex:
                     self._worker = None
                     return
             tried.add(channel)
-            catch_up(self, channel)
+            try:
+                catch_up(self, channel)
+            except (HistoryUnreadable, ValueError) as error:
+                # This channel's history cannot be read (its problem is said): the others go
+                # on, and `indexing` ends; it stays behind, to be tried at the next start.
+                log.warning("search index: channel %s not caught up: %s", channel, error)
+                with self._write_lock:
+                    self._unsettled.discard(channel)
         raise Cancelled
 
     def _next(self, tried: set[str]) -> str | None:
         while self._pending:
             channel = self._pending.popleft()
-            if channel not in tried and channel not in self._deleted:
+            if channel in tried:  # failed once in this run: behind until the next start
+                self._unsettled.discard(channel)
+            elif channel not in self._deleted:
                 return channel
         return None
 
     def _make_anew(self) -> None:
         """The file was found damaged while running: a new one, and everything again."""
         self._unsettled = set(self._names)  # before `_rebuild` goes: `indexing` stays true
+        self._behind = set(self._names)
         self._pending = deque(sorted(self._names, reverse=True))
         self._rebuild = False
         with self._read_lock:
@@ -324,6 +311,7 @@ class SearchIndex:
             assert self._conn is not None
             with self._conn:
                 store.put(self._conn, rows)
+            self._checkpoints.committed()
 
     def settle(self, channel_id: str, last: str | None) -> None:
         """The channel is in step up to `last` (its last stored message at the start)."""
@@ -334,15 +322,11 @@ class SearchIndex:
                 with self._conn:
                     store.set_progress(self._conn, channel_id, last)
             self._unsettled.discard(channel_id)
+            self._behind.discard(channel_id)
 
     def _check_going(self, channel_id: str) -> None:
         if self._closing.is_set() or self._conn is None or channel_id in self._deleted:
             raise Cancelled
-
-
-def _index_path(history: History) -> Path | None:
-    folder = getattr(history, "folder", None)  # LmdbHistory's data folder; None in memory
-    return folder / store.FILE_NAME if isinstance(folder, Path) else None
 
 
 def _result(hit: Hit, names: dict[str, str], shown: tuple[str, list[list[int]]]) -> SearchHit:

@@ -19,7 +19,7 @@ from functools import cached_property
 
 from app.core.errors import UserError
 from app.i18n import _
-from app.search.words import fold, words
+from app.search.words import fold, pattern_of, words
 
 MAX_QUERY = 1000  # characters: a search box, not a document
 MAX_TERMS = 32
@@ -59,17 +59,19 @@ class Query:
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
-        """Finds the query's words in a folded text (app/search/words.py `fold_in_place`):
-        whole words, and the prefixes followed by the rest of their word."""
+        """Finds the query's words in a text, accents and case folded as the index folds
+        them: whole words, and the prefixes followed by the rest of their word."""
         exact, prefixes = set(), set()
         for term in self.terms:
             folded = [fold(word) for word in term.words]
             if term.prefix:
                 prefixes.add(folded.pop())
             exact.update(folded)
-        choices = [re.escape(word) for word in sorted(exact, key=len, reverse=True)]
-        choices += [re.escape(prefix) + _WORD_CHARS + "*" for prefix in sorted(prefixes)]
-        return re.compile(f"(?<!{_WORD_CHARS})(?:{'|'.join(choices)})(?!{_WORD_CHARS})")
+        choices = [pattern_of(word) for word in sorted(exact, key=len, reverse=True)]
+        choices += [pattern_of(prefix) + _WORD_CHARS + "*" for prefix in sorted(prefixes)]
+        return re.compile(
+            f"(?<!{_WORD_CHARS})(?:{'|'.join(choices)})(?!{_WORD_CHARS})", re.IGNORECASE
+        )
 
 
 def parse(text: str) -> Query:

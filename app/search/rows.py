@@ -3,8 +3,9 @@ record (as a rebuild reads them, decoded as plain JSON: no models for a million 
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+import pydantic_core
 
 from app.models.conversation import Message
 from app.search.store import Row
@@ -47,7 +48,7 @@ def message_row(message: Message) -> Row:
 
 def record_row(record: bytes) -> Row | None:
     """None for what is not a message (a damaged record's note)."""
-    data = json.loads(record)
+    data = pydantic_core.from_json(record)  # a quarter of json.loads' time
     if str(data.get("id", "")).startswith(_NOTE_ID_START):
         return None
     return Row(

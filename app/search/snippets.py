@@ -9,14 +9,13 @@ page cuts the snippet with `Array.from`), of every word the query matches.
 from __future__ import annotations
 
 from app.search.query import Query
-from app.search.words import fold_in_place
 
 SNIPPET = 160  # characters, about two lines of the results list
 LEAD = 40  # shown before the first match, so it reads in context
 
 
 def snippet(text: str, query: Query) -> tuple[str, list[list[int]]]:
-    first = query.pattern.search(fold_in_place(text))
+    first = query.pattern.search(text)
     at = first.start() if first else 0
     start = 0 if at <= LEAD else _word_start(text, at - LEAD, at)
     end = min(len(text), start + SNIPPET)
@@ -31,7 +30,7 @@ def snippet(text: str, query: Query) -> tuple[str, list[list[int]]]:
 
 
 def highlights(shown: str, query: Query) -> list[list[int]]:
-    return [[m.start(), m.end()] for m in query.pattern.finditer(fold_in_place(shown))]
+    return [[m.start(), m.end()] for m in query.pattern.finditer(shown)]
 
 
 def _word_start(text: str, start: int, limit: int) -> int:

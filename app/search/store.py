@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 FILE_NAME = "search.sqlite3"
 _SUFFIXES = ("", "-wal", "-shm", "-journal")
 _COUNTER_BITS = 20
@@ -42,7 +42,7 @@ _SCHEMA = (
     " created_at TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS found_by_channel ON found(channel)",
     "CREATE VIRTUAL TABLE IF NOT EXISTS words USING fts5(text, channel,"
-    " tokenize='unicode61 remove_diacritics 2', prefix='2 3')",
+    " tokenize='unicode61 remove_diacritics 2', prefix='2 3 4')",
     "CREATE TABLE IF NOT EXISTS progress(channel TEXT PRIMARY KEY, last TEXT NOT NULL)",
 )
 
@@ -75,7 +75,8 @@ class Hit:
 
 
 def is_damage(error: sqlite3.Error) -> bool:
-    return getattr(error, "sqlite_errorcode", None) in DAMAGE_CODES
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and (code & 0xFF) in DAMAGE_CODES  # extended codes too
 
 
 def connect(path: Path | None) -> sqlite3.Connection:
@@ -86,6 +87,7 @@ def connect(path: Path | None) -> sqlite3.Connection:
     if path is not None:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA wal_autocheckpoint=0")  # app/search/checkpoints.py does them
     return conn
 
 
@@ -114,30 +116,45 @@ def remove_files(path: Path) -> None:
             path.with_name(path.name + suffix).unlink()
 
 
-def put(conn: sqlite3.Connection, rows: Iterable[Row]) -> None:
+def put(conn: sqlite3.Connection, rows: Sequence[Row]) -> None:
     """Adds the messages, or replaces those already kept (same id) where they stand; one with
-    no text leaves the index. The caller holds the transaction."""
+    no text leaves the index. The caller holds the transaction. A page of a catch-up is a few
+    statements: which are kept already (one query), then the new ones inserted together."""
+    kept = _kept_ids(conn, [row.message for row in rows])
+    buckets: dict[int, int] = {}  # the last rowid given in each millisecond, in this batch
+    found, words = [], []
     for row in rows:
-        kept = conn.execute("SELECT id FROM found WHERE message = ?", (row.message,)).fetchone()
-        if kept is not None:
-            if row.text:
-                conn.execute("UPDATE words SET text = ? WHERE rowid = ?", (row.text, kept[0]))
-            else:
-                conn.execute("DELETE FROM words WHERE rowid = ?", (kept[0],))
-                conn.execute("DELETE FROM found WHERE id = ?", (kept[0],))
-            continue
-        if not row.text:
-            continue
-        rowid = _new_rowid(conn, row.created_at)
-        conn.execute(
-            "INSERT INTO found(id, message, channel, agent, role, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (rowid, row.message, row.channel, row.agent, row.role, row.created_at),
-        )
-        conn.execute(
-            "INSERT INTO words(rowid, text, channel) VALUES (?, ?, ?)",
-            (rowid, row.text, row.channel),
-        )
+        rowid = kept.get(row.message)
+        if rowid is not None:
+            _replace(conn, rowid, row.text)
+        elif row.text:
+            rowid = _new_rowid(conn, row.created_at, buckets)
+            found.append((rowid, row.message, row.channel, row.agent, row.role, row.created_at))
+            words.append((rowid, row.text, row.channel))
+    conn.executemany(
+        "INSERT INTO found(id, message, channel, agent, role, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        found,
+    )
+    conn.executemany("INSERT INTO words(rowid, text, channel) VALUES (?, ?, ?)", words)
+
+
+def _kept_ids(conn: sqlite3.Connection, messages: list[str]) -> dict[str, int]:
+    kept: dict[str, int] = {}
+    for start in range(0, len(messages), 500):  # within SQLite's limit of bound values
+        chunk = messages[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        query = f"SELECT message, id FROM found WHERE message IN ({marks})"
+        kept.update((str(message), int(rowid)) for message, rowid in conn.execute(query, chunk))
+    return kept
+
+
+def _replace(conn: sqlite3.Connection, rowid: int, text: str) -> None:
+    if text:
+        conn.execute("UPDATE words SET text = ? WHERE rowid = ?", (text, rowid))
+    else:
+        conn.execute("DELETE FROM words WHERE rowid = ?", (rowid,))
+        conn.execute("DELETE FROM found WHERE id = ?", (rowid,))
 
 
 def set_progress(conn: sqlite3.Connection, channel: str, last: str) -> None:
@@ -200,18 +217,23 @@ def _with_rows(conn: sqlite3.Connection, ids: Sequence[tuple[int, str]]) -> list
     return hits
 
 
-def _new_rowid(conn: sqlite3.Connection, created_at: str) -> int:
+def _new_rowid(conn: sqlite3.Connection, created_at: str, buckets: dict[int, int]) -> int:
     base = _milliseconds(created_at) << _COUNTER_BITS
-    (last,) = conn.execute(
-        "SELECT max(id) FROM found WHERE id BETWEEN ? AND ?", (base, base | _COUNTER_MASK)
-    ).fetchone()
+    last = buckets.get(base)
     if last is None:
-        return base
-    if last < base | _COUNTER_MASK:
-        return int(last) + 1
-    # A million messages in one millisecond (not a person's conversation): after all others.
-    (highest,) = conn.execute("SELECT max(id) FROM found").fetchone()
-    return int(highest) + 1
+        (last,) = conn.execute(
+            "SELECT max(id) FROM found WHERE id BETWEEN ? AND ?", (base, base | _COUNTER_MASK)
+        ).fetchone()
+    if last is None:
+        rowid = base
+    elif last < base | _COUNTER_MASK:
+        rowid = int(last) + 1
+    else:
+        # A million messages in one millisecond (not a person's conversation): after all others.
+        (highest,) = conn.execute("SELECT max(id) FROM found").fetchone()
+        rowid = max(int(highest), max(buckets.values(), default=0)) + 1
+    buckets[base] = rowid
+    return rowid
 
 
 def _milliseconds(created_at: str) -> int:

@@ -11,8 +11,7 @@ import re
 import unicodedata
 
 WORD = re.compile(r"[^\W_]+")
-# Letters with accents in the Latin, Greek and Cyrillic blocks, each to its letter without them
-# (one character to one: positions in a folded text are those of the original).
+# Letters with accents in the Latin, Greek and Cyrillic blocks, by the letter they fold to.
 _ACCENTED_BLOCKS = ((0x00C0, 0x0250), (0x0370, 0x0530), (0x1E00, 0x1F00))
 
 
@@ -22,27 +21,26 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
-def _accents() -> dict[int, str]:
-    table = {}
+def _variants() -> dict[str, str]:
+    found: dict[str, set[str]] = {}
     for low, high in _ACCENTED_BLOCKS:
         for code in range(low, high):
             bare = fold(chr(code))
             if len(bare) == 1 and bare != chr(code).lower():
-                table[code] = bare
-    return table
+                found.setdefault(bare, {bare}).add(chr(code).lower())
+    return {bare: "".join(sorted(chars)) for bare, chars in found.items()}
 
 
-_ACCENTS = _accents()
+_VARIANTS = _variants()
 
 
-def fold_in_place(text: str) -> str:
-    """`fold` keeping every character where it stands (same length), to find words in a
-    text and point at them in the original; a character whose folding is longer (rare:
-    "İ") is only lowercased if that keeps one character."""
-    lowered = text.lower()
-    if len(lowered) != len(text):
-        lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
-    return lowered.translate(_ACCENTS)
+def pattern_of(folded: str) -> str:
+    """A regular expression (to compile with IGNORECASE) matching `folded` as written in a
+    text: each letter with or without its accents ("ete" matches "Été"). Searching the
+    original text this way finds words where they stand, without folding the text."""
+    return "".join(
+        f"[{re.escape(_VARIANTS[c])}]" if c in _VARIANTS else re.escape(c) for c in folded
+    )
 
 
 def words(text: str) -> list[str]:
