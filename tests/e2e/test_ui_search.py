@@ -211,6 +211,22 @@ def test_ctrl_k_finds_a_message_and_opens_its_conversation_at_it(app: Page, shot
     # The highlight fades (removed after a few seconds).
     page.wait_for_selector(f"{MESSAGE}[data-highlighted=true]", state="detached", timeout=10_000)
 
+    # Another message of the conversation on screen, already loaded: no page asked for.
+    page.evaluate(
+        """() => {
+            window.__around = 0;
+            const api = window.pywebview.api.ChannelService;
+            const around = api.Around;
+            api.Around = (...args) => { window.__around++; return around(...args); };
+        }"""
+    )
+    search(page, "zebra")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    target = highlighted(page)
+    assert target.get_attribute("data-id") == found[1]["message"]
+    assert page.evaluate("window.__around") == 0
+
     # The person's message, from another conversation: clicked.
     open_channel(page, "notes")
     search(page, "zebra")
@@ -219,6 +235,7 @@ def test_ctrl_k_finds_a_message_and_opens_its_conversation_at_it(app: Page, shot
     target = highlighted(page)
     assert target.get_attribute("data-id") == found[1]["message"]
     assert target.get_attribute("data-role") == "user"
+    assert page.evaluate("window.__around") == 1
 
 
 def test_a_long_conversation_opens_at_an_old_message_and_pages_down_to_the_latest(
