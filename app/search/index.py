@@ -162,16 +162,19 @@ class SearchIndex:
             self._conn = self._reader = None
 
     def _open(self) -> None:
-        if self._path is not None:
-            self._token = history_token(self.history, TOKEN_KEY)
+        """The file beside the history; in memory (rebuilt at each start) when it cannot be
+        used or the history cannot keep its token: search works either way."""
         try:
+            if self._path is not None:
+                self._token = history_token(self.history, TOKEN_KEY)
             self._connect(fresh=False)
         except store.Unavailable:
             log.warning("search is not available: SQLite has no FTS5")
             self._unavailable = True
-        except (sqlite3.Error, OSError) as error:
+        except Exception as error:
             log.warning("search index %s cannot be used, kept in memory: %s", self._path, error)
             self._path = None
+            self._checkpoints = Checkpoints(None)
             self._connect(fresh=True)
 
     def _connect(self, fresh: bool) -> None:

@@ -176,3 +176,21 @@ def test_a_channel_deleted_while_its_index_rows_could_not_be_is_removed_at_the_n
     finally:
         index.close()
         history.close()
+
+
+def test_when_the_index_file_cannot_be_made_search_works_from_memory(
+    tmp_path: Path, app_folder: list[Opened]
+) -> None:
+    run = start(app_folder, tmp_path / "history")
+    settled(run.index)
+    message = keep(run.history, run.index, said(TEAM, "still findable"))
+    run.close()
+    app_folder.clear()
+    for leftover in (tmp_path / "history").glob(FILE_NAME + "*"):
+        leftover.unlink()
+    (tmp_path / "history" / FILE_NAME).mkdir()  # a folder where the file should be
+    run = start(app_folder, tmp_path / "history")
+    settled(run.index)
+    assert found(run.index, "findable") == [message.id]
+    later = keep(run.history, run.index, said(TEAM, "findable later"))
+    assert found(run.index, "findable") == [later.id, message.id]
