@@ -91,7 +91,8 @@ class SearchIndex:
 
     def delete_channel(self, channel_id: str) -> None:
         """Forgets the channel's messages (it was deleted from the history); never raises."""
-        self._names.pop(channel_id, None)
+        # Replaced, never changed in place: other threads read it without a lock.
+        self._names = {k: v for k, v in self._names.items() if k != channel_id}
         with self._write_lock:
             self._deleted.add(channel_id)
             self._unsettled.discard(channel_id)
