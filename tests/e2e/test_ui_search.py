@@ -353,6 +353,24 @@ def test_jump_to_latest_leaves_an_old_message_for_the_end(app: Page) -> None:
     expect(page.locator(SCROLLER)).to_have_attribute("data-following", "true")
     expect(page.get_by_test_id("loading-newer")).to_have_count(0)
 
+    # Opened at it again, sending a message shows it at the end (the latest page), in view.
+    search(page, "rare")
+    page.keyboard.press("Enter")
+    highlighted(page)
+    expect(page.get_by_test_id("loading-newer")).to_be_visible()
+    send(page, "written while reading")
+    page.wait_for_function(
+        f"""() => {{
+            const ms = [...document.querySelectorAll('{MESSAGE}')];
+            const mine = ms.filter((e) => e.textContent.includes('written while reading'));
+            return mine.length === 1 && ms.slice(-2).includes(mine[0]);
+        }}""",
+        timeout=WAIT,
+    )
+    expect(page.get_by_test_id("loading-newer")).to_have_count(0)
+    texts = page.eval_on_selector_all(MESSAGE, "els => els.map(e => e.textContent)")
+    assert any("line 119" in text for text in texts[-4:]), texts[-4:]
+
 
 def test_ctrl_f_searches_the_conversation_on_screen_until_the_chip_is_removed(app: Page) -> None:
     page = app
