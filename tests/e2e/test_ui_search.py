@@ -419,12 +419,20 @@ def test_a_hostile_snippet_shows_as_text(app: Page, shots: Path) -> None:
     shoot(page, shots, "hostile")
 
 
-def test_an_empty_search_and_one_without_results_say_so(app: Page) -> None:
+def test_an_empty_search_one_without_results_and_a_refused_one_say_so(app: Page) -> None:
     page = app
     room = api(page, "ChannelService", "Create", "quiet", "")
     fill_channel(page, room["id"], ["nothing to see"])
-    assert search(page, "xylophone") == []
+    assert search(page, "nothing") != []
+    page.get_by_test_id("search-input").fill("xylophone")
     expect(page.get_by_test_id("search-none")).to_have_text("No message matches.")
+    expect(page.get_by_test_id("search-result")).to_have_count(0)  # the older results went
     page.get_by_test_id("search-input").fill("")
     expect(page.get_by_test_id("search-hint")).to_be_visible()
     expect(page.get_by_test_id("search-result")).to_have_count(0)
+    # The backend refuses a query: said in the dialog, which still works.
+    page.get_by_test_id("search-input").fill("word " * 300)
+    expect(page.get_by_test_id("search-error")).to_contain_text("at most 1000 characters")
+    page.get_by_test_id("search-input").fill("nothing")
+    expect(page.get_by_test_id("search-result")).to_have_count(1)
+    expect(page.get_by_test_id("search-error")).to_have_count(0)
