@@ -88,6 +88,7 @@ def connect(path: Path | None) -> sqlite3.Connection:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA wal_autocheckpoint=0")  # app/search/checkpoints.py does them
+        conn.execute("PRAGMA journal_size_limit=67108864")  # the log shrinks back to 64 MiB
     return conn
 
 
