@@ -117,7 +117,7 @@ class SearchIndex:
     @property
     def indexing(self) -> bool:
         """Whether some messages may be missing yet (a catch-up is under way)."""
-        return bool(self._unsettled) or self._rebuild
+        return not self._unavailable and (bool(self._unsettled) or self._rebuild)
 
     def search(self, text: str, channel: str = "", limit: int = DEFAULT_LIMIT) -> SearchResults:
         if self._unavailable:

@@ -6,9 +6,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from app.core.errors import UserError
 from app.core.ids import new_id
 from app.history.base import History
 from app.models.conversation import Part
+from app.search import store
 from app.search.index import MAX_LIMIT, SearchIndex
 from tests.unit.search.indexing import found, keep, said, settled, tool_part
 
@@ -140,3 +142,21 @@ def test_hostile_queries_answer_and_punctuation_alone_finds_nothing(
     assert len(found(index, "NEAR(")) == 1
     results = index.search("?!…")
     assert (results.results, results.more) == ([], False)
+
+
+def test_without_fts5_search_says_it_is_not_available_and_messages_are_still_kept(
+    history: History, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_fts5(conn: object, token: str) -> bool:
+        raise store.Unavailable  # as `prepare` finds on a SQLite built without FTS5
+
+    monkeypatch.setattr(store, "prepare", no_fts5)
+    index = SearchIndex(history, {TEAM: "team"})
+    try:
+        message = keep(history, index, said(TEAM, "kept anyway"))
+        assert history.last_messages(TEAM)[0] == [message]
+        with pytest.raises(UserError, match=r"Search is not available.*FTS5"):
+            index.search("kept")
+        assert not index.indexing
+    finally:
+        index.close()
