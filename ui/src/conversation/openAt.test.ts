@@ -132,6 +132,26 @@ describe("a conversation opened at a message", () => {
     model.dispose();
   });
 
+  it("streams an answer into the kept latest messages while detached", async () => {
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal("requestAnimationFrame", (callback: FrameRequestCallback) => frames.push(callback));
+    const model = new ConversationModel("c");
+    await model.open("m20");
+    const answer: Message = { ...message("a1"), role: "agent", agent: "demo", done: false, parts: [] };
+    emit("message:updated", { channel: "c", message: answer });
+    emit("message:delta", { channel: "c", messageId: "a1", index: 0, kind: "text", text: "Hel", part: null });
+    emit("message:delta", { channel: "c", messageId: "a1", index: 0, kind: "text", text: "lo", part: null });
+    frames.splice(0).forEach((frame) => frame(0));
+    expect(model.visible.some((m) => m.id === "a1")).toBe(false);
+    expect(model.streaming?.id).toBe("a1"); // the composer knows who is answering
+    model.showLatest();
+    const last = model.visible[model.visible.length - 1];
+    expect(last?.id).toBe("a1");
+    expect(last?.parts[0]?.text).toBe("Hello");
+    vi.unstubAllGlobals();
+    model.dispose();
+  });
+
   it("opens at a message of the last page without detaching", async () => {
     backend.around = { messages: range(250, 300), more: true, moreAfter: false };
     const model = new ConversationModel("c");
