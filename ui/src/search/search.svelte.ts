@@ -34,12 +34,13 @@ class SearchState {
   #latest = new LatestOnly();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  /** Opens the window, searching everywhere or in one conversation. */
+  /** Opens the window, searching everywhere or in one conversation. The last query is kept
+   *  (selected in the field: typing replaces it) and asked again: messages came since. */
   show(scope: Scope | null): void {
-    const changed = scope?.id !== this.scope?.id;
+    if (scope?.id !== this.scope?.id) this.answered = false;
     this.scope = scope;
     this.open = true;
-    if (changed) this.#schedule(0);
+    this.#schedule(0);
   }
 
   close(): void {

@@ -102,6 +102,16 @@ describe("search", () => {
     ]);
   });
 
+  it("asks the last query again when reopened: messages may have come since", () => {
+    search.show(null);
+    search.setQuery("fox");
+    vi.advanceTimersByTime(DEBOUNCE_MS);
+    search.close();
+    search.show(null);
+    vi.advanceTimersByTime(0);
+    expect(calls.map((c) => c.query)).toEqual(["fox", "fox"]);
+  });
+
   it("clears the results when the query is emptied", async () => {
     search.show(null);
     search.setQuery("fox");
