@@ -104,6 +104,7 @@ export class ConversationModel {
   #detached = false;
   /** Bumped whenever #all is replaced: a page asked for before belongs to another list. */
   #generation = 0;
+  #goToAfterOpen = "";
   #start = 0;
   #end = 0;
   #pending: MessageDelta[] = [];
@@ -167,6 +168,9 @@ export class ConversationModel {
       this.#refresh();
       this.loaded = true;
       if (around && at) this.reveal = { id: at };
+      const next = this.#goToAfterOpen;
+      this.#goToAfterOpen = "";
+      if (next && next !== at) void this.goTo(next);
     } catch (err) {
       this.loadError = messageOf(err);
     }
@@ -175,7 +179,11 @@ export class ConversationModel {
   /** Shows the message `at` (loading the page around it unless it is loaded) and asks for it to
    *  be revealed. For a conversation already open; `open(at)` does it while opening. */
   async goTo(at: string): Promise<void> {
-    if (!this.loaded || this.#disposed) return;
+    if (this.#disposed) return;
+    if (!this.loaded) {
+      this.#goToAfterOpen = at; // asked while opening: once open
+      return;
+    }
     this.atError = "";
     const generation = ++this.#generation;
     if (this.#indexOf(at) < 0) {

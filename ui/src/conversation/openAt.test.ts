@@ -175,6 +175,15 @@ describe("a conversation opened at a message", () => {
     model.dispose();
   });
 
+  it("goes to a message asked for while the conversation was still opening", async () => {
+    const model = new ConversationModel("c");
+    const opening = model.open();
+    void model.goTo("m250");
+    await opening;
+    expect(model.reveal?.id).toBe("m250");
+    model.dispose();
+  });
+
   it("shows the latest page and says why when the message cannot be found", async () => {
     const model = new ConversationModel("c");
     const { ChannelService } = await import("../../bindings");
