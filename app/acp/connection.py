@@ -43,7 +43,8 @@ from app.acp.translate import auth_methods, session_options, session_setup
 from app.acp.updates import AuthMethod, SessionOption, SessionSetup
 from app.acp.workspace import Workspace
 from app.config.model import McpServer
-from app.i18n import _
+from app.i18n import N_, _
+from app.i18n.text import Text, lazy
 from app.models.conversation import StopReason
 from app.version import __version__
 
@@ -67,7 +68,7 @@ class AgentConnection:
         on_exit: Callable[[int | None], None],
         mcp_servers: list[McpServer] | None = None,
         log_ring: deque[str] | None = None,
-        on_lost: Callable[[str], None] | None = None,
+        on_lost: Callable[[Text], None] | None = None,
         on_sign_in_needed: Callable[[bool], None] | None = None,
     ) -> None:
         # Told True when the agent answers a session or a prompt with "authentication required"
@@ -108,7 +109,7 @@ class AgentConnection:
                 self._command, self._env, self.cwd, self._on_log, self._log_ring
             )
         except SpawnError as err:
-            raise AgentStartError(str(err)) from None
+            raise AgentStartError(err.reason) from None
         proc = self.process.proc
         assert proc.stdin is not None and proc.stdout is not None
         loop = asyncio.get_running_loop()
@@ -151,8 +152,9 @@ class AgentConnection:
             response = cast(InitializeResponse, init.result())
             if response.protocol_version != PROTOCOL_VERSION:
                 raise await self._start_error(
-                    _("the agent speaks ACP version {version}; Sidekicks speaks version 1").format(
-                        version=response.protocol_version
+                    lazy(
+                        N_("the agent speaks ACP version {version}; Sidekicks speaks version 1"),
+                        version=response.protocol_version,
                     )
                 )
             return response
@@ -160,7 +162,7 @@ class AgentConnection:
         reason = await handshake_failure(self.process, init, done, receiving, timeout)
         raise await self._start_error(reason)
 
-    async def _start_error(self, reason: str) -> AgentStartError:
+    async def _start_error(self, reason: Text) -> AgentStartError:
         assert self.process is not None
         await self.process.stderr_done(timeout=0.5)
         return AgentStartError(with_stderr(reason, self.process.stderr.tail(ERROR_TAIL_LINES)))
@@ -358,7 +360,7 @@ async def handshake_failure(
     done: set[asyncio.Future[Any]],
     receiving: asyncio.Future[Any],
     timeout: float,
-) -> str:
+) -> Text:
     """Why `initialize` did not succeed: the connection was lost, the agent refused, exited or
     did not answer in time."""
     if receiving in done or (init in done and isinstance(init.exception(), ConnectionError)):
@@ -368,16 +370,18 @@ async def handshake_failure(
     if receiving.done() and not refused and not process.exited():
         reason = lost_reason(receiving)
     elif init in done and not process.exited():
-        reason = _("the agent refused to start: {error}").format(
-            error=describe_error(typed_error(init.exception() or Exception()))
+        reason = lazy(
+            N_("the agent refused to start: {error}"),
+            error=describe_error(typed_error(init.exception() or Exception())),
         )
     elif process.exited():
-        reason = _("the agent exited during start (exit code {code})").format(
-            code=process.returncode
+        reason = lazy(
+            N_("the agent exited during start (exit code {code})"), code=process.returncode
         )
     else:
-        reason = _("the agent did not answer `initialize` within {seconds} s").format(
-            seconds=f"{timeout:g}"
+        reason = lazy(
+            N_("the agent did not answer `initialize` within {seconds} s"),
+            seconds=f"{timeout:g}",
         )
     return reason
 
@@ -394,12 +398,13 @@ def client_capabilities() -> ClientCapabilities:
     )
 
 
-def lost_reason(receiving: asyncio.Future[Any]) -> str:
+def lost_reason(receiving: asyncio.Future[Any]) -> Text:
     error = None if receiving.cancelled() else receiving.exception()
     if error is None:
-        return _("the agent closed its output but kept running")
-    return _("the connection to the agent failed ({error})").format(
-        error=f"{type(error).__name__}: {error}"
+        return lazy(N_("the agent closed its output but kept running"))
+    return lazy(
+        N_("the connection to the agent failed ({error})"),
+        error=f"{type(error).__name__}: {error}",
     )
 
 

@@ -5,16 +5,26 @@ starts, and app/acp/connection.py turns the SDK's errors into these at the bound
 from __future__ import annotations
 
 import asyncio
+from typing import overload
 
 from app.acp.ansi import strip_ansi
 from app.core.text import valid_text
 from app.i18n import _
+from app.i18n.text import Text
 
 AUTH_REQUIRED = -32000  # ACP: "Authentication required"
 
 
 class AgentStartError(Exception):
-    """The start failed; the message is the reason followed by the last stderr lines."""
+    """The start failed; the message is the reason followed by the last stderr lines (a Text:
+    said in the language current when it is read)."""
+
+    def __init__(self, reason: str | Text) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return str(self.reason)
 
 
 class AgentRequestError(Exception):
@@ -30,10 +40,17 @@ class AgentRequestError(Exception):
         return self.code == AUTH_REQUIRED
 
 
-def with_stderr(reason: str, lines: list[str]) -> str:
+@overload
+def with_stderr(reason: str, lines: list[str]) -> str: ...
+@overload
+def with_stderr(reason: Text, lines: list[str]) -> Text: ...
+def with_stderr(reason: str | Text, lines: list[str]) -> str | Text:
     if not lines:
         return reason
-    return reason + "\n" + "\n".join(strip_ansi(line) for line in lines)
+    detail = "\n".join(strip_ansi(line) for line in lines)
+    if isinstance(reason, Text):
+        return reason.with_detail(detail)
+    return reason + "\n" + detail
 
 
 # JSON-RPC's own texts for its codes: they say nothing the code does not.

@@ -30,7 +30,8 @@ from app.acp import lifeline
 from app.acp.run_records import RUN_MARK, records, run_mark
 from app.acp.stderr import StderrTail
 from app.config.files import folder_missing
-from app.i18n import _
+from app.i18n import N_
+from app.i18n.text import Text, lazy
 
 # The pipes' readers pause reading past twice this much unread data. Lines are split by our
 # readers, not by asyncio (no `readline`), so this bounds what waits in memory, not line length.
@@ -39,7 +40,15 @@ POLL_SECONDS = 0.05
 
 
 class SpawnError(Exception):
-    """The process could not be launched at all (its message is for a person)."""
+    """The process could not be launched at all (its message is for a person; a Text is said
+    in the language current when it is read)."""
+
+    def __init__(self, reason: str | Text) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return str(self.reason)
 
 
 class AgentProcess:
@@ -61,6 +70,7 @@ class AgentProcess:
         if not cwd.is_dir():
             raise SpawnError(folder_missing(str(cwd)))
         full_env = {**os.environ, **env, RUN_MARK: run_mark()}
+        program = f"`{command[0]}`"
         kwargs: dict[str, object] = {}
         if sys.platform == "win32":
             kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
@@ -80,18 +90,18 @@ class AgentProcess:
             )
         except FileNotFoundError:
             raise SpawnError(
-                _("{program} was not found: check the agent's `command`").format(
-                    program=f"`{command[0]}`"
-                )
+                lazy(N_("{program} was not found: check the agent's `command`"), program=program)
             ) from None
         except PermissionError:
             raise SpawnError(
-                _("{program} cannot be run (permission denied)").format(program=f"`{command[0]}`")
+                lazy(N_("{program} cannot be run (permission denied)"), program=program)
             ) from None
         except OSError as err:
             raise SpawnError(
-                _("{program} could not be started: {error}").format(
-                    program=f"`{command[0]}`", error=err.strerror or err
+                lazy(
+                    N_("{program} could not be started: {error}"),
+                    program=program,
+                    error=err.strerror or err,
                 )
             ) from None
         lifeline.adopt(proc.pid)

@@ -14,6 +14,7 @@ from app.agents.builtin import builtin_command
 from app.config.model import AgentDef
 from app.config.validate import find_program, resolve_cwd
 from app.i18n import _
+from app.i18n.text import Text
 from app.models.agents import AgentInfo, AgentState, AuthMethodInfo, AuthVarInfo
 
 # How the app shows an agent: the process never sees these, so changing them needs no restart.
@@ -37,7 +38,9 @@ if TYPE_CHECKING:
 class AgentRuntime:
     definition: AgentDef
     state: AgentState = "stopped"
-    error: str = ""
+    # Why it failed: a Text is said in the language current when the info is read (a language
+    # switch re-announces the agents in error, see Supervisor.apply_config).
+    error: str | Text = ""
     conn: AgentConnection | None = None
     started_with: AgentDef | None = None  # the definition the running process was started from
     users: int = 0  # conversations using it right now
@@ -76,7 +79,7 @@ class AgentRuntime:
             icon=d.icon,
             description=d.description,
             state=self.state,
-            error=self.error,
+            error=str(self.error),
             outdated=self.outdated,
             command_missing=self.command_missing(),
             auth_methods=[self._auth_info(m) for m in self.auth_methods],

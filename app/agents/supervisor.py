@@ -32,7 +32,8 @@ from app.core.errors import UserError
 from app.events import names
 from app.events.bus import EventBus
 from app.events.payloads import AgentLog, AgentStateChanged
-from app.i18n import _
+from app.i18n import N_, _
+from app.i18n.text import Text, lazy
 from app.models.agents import AgentInfo, AgentState
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ class Supervisor:
 
     def apply_config(self, config: Config, config_dir: Path) -> None:
         """A new valid configuration: update definitions, mark `outdated`, stop removed agents."""
+        new_language = config.language != self._config.language
         self._config, self.config_dir = config, config_dir
         wanted = {a.name: a for a in config.agents}
         for name, runtime in list(self._agents.items()):
@@ -92,6 +94,9 @@ class Supervisor:
         for runtime in ordered.values():
             runtime.config_dir = config_dir  # where its program and folder are looked up
         self._agents = ordered
+        for runtime in ordered.values() if new_language else ():  # reasons said in it now
+            if runtime.error:
+                self._emit_state(runtime)
         self._ensure_idle_task()
 
     # ---- queries -----------------------------------------------------------------------------
@@ -157,7 +162,7 @@ class Supervisor:
             if runtime.stop_after_start or runtime.removed:
                 self._set_state(runtime, "stopped")
             else:
-                runtime.error = str(err)
+                runtime.error = err.reason
                 self._set_state(runtime, "error")
             raise
         except BaseException:  # cancelled by Stop (or the app closing): the handshake ends now
@@ -192,10 +197,10 @@ class Supervisor:
             self._bus.emit(names.AGENT_LOG, AgentLog(agent=definition.name, line=line))
 
         def on_exit(code: int | None) -> None:
-            reason = _("the agent stopped by itself (exit code {code})").format(code=code)
+            reason = lazy(N_("the agent stopped by itself (exit code {code})"), code=code)
             self._failed(runtime, conn, reason)
 
-        def on_lost(reason: str) -> None:
+        def on_lost(reason: Text) -> None:
             self._failed(runtime, conn, reason)
 
         def on_sign_in_needed(needed: bool) -> None:
@@ -217,7 +222,7 @@ class Supervisor:
         conn.yaml_env = frozenset(k for k, v in definition.env.items() if v)
         return conn
 
-    def _failed(self, runtime: AgentRuntime, conn: AgentConnection, reason: str) -> None:
+    def _failed(self, runtime: AgentRuntime, conn: AgentConnection, reason: Text) -> None:
         """The agent exited by itself or its connection was lost: `error`, with the reason and
         its last stderr lines, and what is left of it stopped (a process that no longer talks,
         or the children of one that exited)."""
@@ -343,7 +348,8 @@ class Supervisor:
         self._emit_state(runtime)
 
     def _emit_state(self, runtime: AgentRuntime) -> None:
+        error = str(runtime.error) or None  # a Text: in the language current now
         self._bus.emit(
             names.AGENT_STATE,
-            AgentStateChanged(agent=runtime.name, state=runtime.state, error=runtime.error or None),
+            AgentStateChanged(agent=runtime.name, state=runtime.state, error=error),
         )

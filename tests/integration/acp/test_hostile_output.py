@@ -43,7 +43,7 @@ def run(
     async def main() -> T:
         conn = AgentConnection(
             fake_command(*behaviours), env or {}, Path.cwd(), on_log=seen.logs.append,
-            on_exit=seen.exits.append, on_lost=seen.lost.append,
+            on_exit=seen.exits.append, on_lost=lambda reason: seen.lost.append(str(reason)),
         )  # fmt: skip
         await conn.start(timeout=10)
         try:
