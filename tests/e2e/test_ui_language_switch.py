@@ -85,3 +85,26 @@ def test_code_block_buttons_and_the_delete_button_follow_the_language(
     assert channel["name"] == "review"
     switch_to(page, config, "fr", "Paramètres")
     expect(page.get_by_test_id("delete-channel")).to_have_text("Supprimer")
+
+
+def test_a_crashed_agents_reason_on_its_card_follows_a_switch_to_french_and_back(
+    window: Page, config: Path
+) -> None:
+    page = window
+    text = config.read_text(encoding="utf-8") + agent_yaml("crasher", "exit-after-init")
+    config.write_text(text, encoding="utf-8")
+    page.click("[data-testid=nav-agents]")
+    card = page.locator("[data-testid=agents-panel] article[data-agent=crasher]")
+    card.get_by_test_id("agent-start").click(timeout=WAIT)
+    reason = card.get_by_test_id("agent-error").locator(".reason")
+    expect(reason).to_contain_text("stopped by itself (exit code 4)", timeout=WAIT)
+    tail = card.get_by_test_id("agent-error").locator(".tail")
+    expect(tail).to_contain_text("fake agent ready")
+
+    # Made before the switch, said in the new language after it; the agent's lines as written.
+    switch_to(page, config, "fr", "Paramètres")
+    expect(reason).to_contain_text("arrêté de lui-même (code de sortie 4)", timeout=WAIT)
+    expect(reason).not_to_contain_text("stopped by itself")
+    expect(tail).to_contain_text("fake agent ready")
+    switch_to(page, config, "en", "Settings")
+    expect(reason).to_contain_text("stopped by itself (exit code 4)", timeout=WAIT)
