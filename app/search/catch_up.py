@@ -59,6 +59,16 @@ def catch_up(index: Target, channel_id: str) -> None:
         index.settle(channel_id, reached)
 
 
+def stored_last(history: History, channel_id: str) -> str | None:
+    """The channel's last stored message id: the index holds everything up to it once it has
+    indexed the message just stored."""
+    try:
+        records = history.last_records(channel_id, 1).records
+    except Exception:
+        return None  # unreadable: the channel's progress is not advanced
+    return record_id(records[0]) if records else None
+
+
 def _whole_channel(index: Target, channel_id: str) -> None:
     history = index.history
     page = history.last_records(channel_id, BATCH)

@@ -29,7 +29,7 @@ from app.i18n import _
 from app.models.conversation import Message
 from app.models.finding import SearchHit, SearchResults
 from app.search import store
-from app.search.catch_up import Cancelled, catch_up, record_id
+from app.search.catch_up import Cancelled, catch_up, stored_last
 from app.search.checkpoints import Checkpoints
 from app.search.opening import history_token, index_path, open_file
 from app.search.query import parse
@@ -60,7 +60,8 @@ class SearchIndex:
         self._unsettled = set(self._names)  # being caught up: `indexing`
         self._behind = set(self._names)  # not known to be in step: their progress stays
         self._pending = deque(sorted(self._names, reverse=True))  # newest channels first
-        self._deleted: set[str] = set()
+        self._deleted: set[str] = set()  # this run: a catch-up of theirs stops
+        self._gone: set[str] = set()  # deleted, rows still in the file: hidden from searches
         self._rebuild = False  # the file is damaged: make it anew, then catch everything up
         self._closing = threading.Event()
         self._worker: threading.Thread | None = None
@@ -74,11 +75,10 @@ class SearchIndex:
         if self._unavailable:
             return
         row = message_row(message)
-        last = self._stored_last(message.channel)
+        last = stored_last(self.history, message.channel)
         with self._write_lock:
             if self._conn is None:
                 return
-            self._deleted.discard(message.channel)
             try:
                 with self._conn:
                     store.put(self._conn, [row])
@@ -90,23 +90,25 @@ class SearchIndex:
                 self._checkpoints.committed()
 
     def delete_channel(self, channel_id: str) -> None:
-        """Forgets the channel's messages (it was deleted from the history); never raises."""
-        # Replaced, never changed in place: other threads read it without a lock.
+        """Forgets the channel (deleted from the history): unseen at once, its rows removed a
+        page at a time by the catch-up thread (a large channel takes a minute); never
+        raises."""
+        # Replaced, never changed in place: other threads read them without a lock.
         self._names = {k: v for k, v in self._names.items() if k != channel_id}
         with self._write_lock:
             self._deleted.add(channel_id)
             self._unsettled.discard(channel_id)
             self._behind.discard(channel_id)
+            self._gone = self._gone | {channel_id}
             if self._conn is None or self._unavailable:
                 return
             try:
                 with self._conn:
-                    store.delete_channel(self._conn, channel_id)
+                    store.mark_gone(self._conn, channel_id)
             except sqlite3.Error as error:
-                # Left in the file: the next start removes channels the history lacks.
-                log.warning("search index: channel %s not deleted: %s", channel_id, error)
-                if store.is_damage(error):
-                    self._failed(channel_id, error)
+                # Hidden for now; the next start removes channels the history lacks.
+                log.warning("search index: channel %s not marked deleted: %s", channel_id, error)
+            self._wake()
 
     def set_name(self, channel_id: str, name: str) -> None:
         """The name results show for the channel (a direct conversation's: its agent's)."""
@@ -132,7 +134,7 @@ class SearchIndex:
             with self._read_lock:
                 if self._reader is None:
                     return SearchResults(results=[], more=False)  # closed: another history's
-                hits = store.find(self._reader, query.fts(), channel, limit + 1)
+                hits = store.find(self._reader, query.fts(), channel, limit + 1, self._gone)
         except sqlite3.Error as error:
             return self._search_failed(error)  # out of the read lock: it takes the write lock
         names = self._names
@@ -184,14 +186,6 @@ class SearchIndex:
         self._reader = self._conn if self._path is None else store.connect(self._path)
         self._read_lock = self._write_lock if self._path is None else threading.RLock()
 
-    def _stored_last(self, channel_id: str) -> str | None:
-        """The channel's last stored message id (the index will hold everything up to it)."""
-        try:
-            records = self.history.last_records(channel_id, 1).records
-        except Exception:
-            return None
-        return record_id(records[0]) if records else None
-
     def _failed(self, channel_id: str, error: sqlite3.Error) -> None:
         """A write failed (under the write lock): the channel is caught up again, now if the
         catch-up can, else at the next start (its progress no longer claims to be complete)."""
@@ -216,7 +210,7 @@ class SearchIndex:
         with self._write_lock:
             if self._worker is not None or self._closing.is_set() or self._unavailable:
                 return
-            if not self._pending and not self._rebuild:
+            if not self._pending and not self._rebuild and not self._gone:
                 return
             self._worker = threading.Thread(
                 target=self._work, name="search-index-catch-up", daemon=True
@@ -253,20 +247,28 @@ class SearchIndex:
             with self._write_lock:
                 if self._rebuild:
                     self._make_anew()
-                channel = self._next(tried)
-                if channel is None:
+                gone = sorted(self._gone)  # deletions first: they free the loop's writes
+                channel = None if gone else self._next(tried)
+                if not gone and channel is None:
                     self._worker = None
                     return
-            tried.add(channel)
-            try:
-                catch_up(self, channel)
-            except (HistoryUnreadable, ValueError) as error:
-                # This channel's history cannot be read (its problem is said): the others go
-                # on, and `indexing` ends; it stays behind, to be tried at the next start.
-                log.warning("search index: channel %s not caught up: %s", channel, error)
-                with self._write_lock:
-                    self._unsettled.discard(channel)
+            for each in gone:
+                while self._delete_some(each):
+                    pass
+            if channel is not None:
+                tried.add(channel)
+                self._catch_up(channel)
         raise Cancelled
+
+    def _catch_up(self, channel: str) -> None:
+        try:
+            catch_up(self, channel)
+        except (HistoryUnreadable, ValueError) as error:
+            # This channel's history cannot be read (its problem is said): the others go on,
+            # and `indexing` ends; it stays behind, to be tried at the next start.
+            log.warning("search index: channel %s not caught up: %s", channel, error)
+            with self._write_lock:
+                self._unsettled.discard(channel)
 
     def _next(self, tried: set[str]) -> str | None:
         while self._pending:
@@ -290,16 +292,27 @@ class SearchIndex:
             self._connect(fresh=True)
 
     def _forget_deleted_channels(self) -> None:
-        """Removes channels the history no longer has (deleted while a write failed)."""
+        """Channels the history no longer has (deleted while the app could not write here)
+        are marked gone, like those whose removal a restart interrupted."""
         with self._write_lock:
             if self._conn is None:
                 return
-            kept = store.indexed_channels(self._conn)
-            gone = kept - set(self._names)
-            if gone:
-                with self._conn:
-                    for channel in gone:
-                        store.delete_channel(self._conn, channel)
+            kept = store.indexed_channels(self._conn) - set(self._names)
+            with self._conn:
+                for channel in kept:
+                    store.mark_gone(self._conn, channel)
+            self._gone = self._gone | store.gone(self._conn)
+
+    def _delete_some(self, channel: str) -> bool:
+        with self._write_lock:
+            if self._closing.is_set() or self._conn is None:
+                raise Cancelled
+            with self._conn:
+                more = store.delete_some(self._conn, channel)
+            self._checkpoints.committed()
+            if not more:
+                self._gone = self._gone - {channel}
+            return more
 
     # ---- what the catch-up calls (app/search/catch_up.py) -------------------------------------
 

@@ -5,6 +5,7 @@
   found     the message's id, channel, author, role and time, by the same rowid: results need
             no history read
   progress  per channel, the last message the index holds in step with the history
+  gone      deleted channels whose rows are still being removed
   meta      which history this index is of (a token the history keeps, see `open_file`) and
             the schema's version
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -44,6 +45,9 @@ _SCHEMA = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS words USING fts5(text, channel,"
     " tokenize='unicode61 remove_diacritics 2', prefix='2 3 4')",
     "CREATE TABLE IF NOT EXISTS progress(channel TEXT PRIMARY KEY, last TEXT NOT NULL)",
+    # Channels deleted whose rows are still being removed (a page at a time, in the
+    # background): never found meanwhile, and removed on after a restart.
+    "CREATE TABLE IF NOT EXISTS gone(channel TEXT PRIMARY KEY)",
 )
 
 
@@ -76,7 +80,10 @@ class Hit:
 
 def is_damage(error: sqlite3.Error) -> bool:
     code = getattr(error, "sqlite_errorcode", None)
-    return code is not None and (code & 0xFF) in DAMAGE_CODES  # extended codes too
+    if code is not None and (code & 0xFF) in DAMAGE_CODES:  # extended codes too
+        return True
+    # Text that is not UTF-8 was never written by us: damage in a page SQLite cannot detect.
+    return str(error).startswith("Could not decode to UTF-8")
 
 
 def connect(path: Path | None) -> sqlite3.Connection:
@@ -176,28 +183,64 @@ def progress(conn: sqlite3.Connection, channel: str) -> str | None:
 
 
 def indexed_channels(conn: sqlite3.Connection) -> set[str]:
-    rows = conn.execute("SELECT channel FROM progress UNION SELECT DISTINCT channel FROM found")
+    """Every channel with rows or progress: a skip-scan of the channel index (one lookup per
+    channel, not one per row)."""
+    rows = conn.execute(
+        "WITH RECURSIVE c(channel) AS (SELECT min(channel) FROM found UNION ALL"
+        " SELECT (SELECT min(channel) FROM found WHERE channel > c.channel) FROM c"
+        " WHERE c.channel IS NOT NULL)"
+        " SELECT channel FROM c WHERE channel IS NOT NULL UNION SELECT channel FROM progress"
+    )
     return {str(channel) for (channel,) in rows}
 
 
-def delete_channel(conn: sqlite3.Connection, channel: str) -> None:
-    conn.execute(
-        "DELETE FROM words WHERE rowid IN (SELECT id FROM found WHERE channel = ?)", (channel,)
-    )
-    conn.execute("DELETE FROM found WHERE channel = ?", (channel,))
+def mark_gone(conn: sqlite3.Connection, channel: str) -> None:
+    """The channel is deleted: its rows go later (`delete_some`), unseen from now on."""
+    conn.execute("INSERT OR IGNORE INTO gone(channel) VALUES (?)", (channel,))
     conn.execute("DELETE FROM progress WHERE channel = ?", (channel,))
 
 
-def find(conn: sqlite3.Connection, expression: str, channel: str, limit: int) -> list[Hit]:
+def gone(conn: sqlite3.Connection) -> set[str]:
+    return {str(channel) for (channel,) in conn.execute("SELECT channel FROM gone")}
+
+
+def delete_some(conn: sqlite3.Connection, channel: str, count: int = 2000) -> bool:
+    """Removes up to `count` rows of a channel marked gone; False once none are left (it is
+    then no longer marked). FTS5 reads each row's text to remove its words: a million rows
+    take about a minute, so a deletion never holds the file for long at once."""
+    ids = [
+        rowid
+        for (rowid,) in conn.execute(
+            "SELECT id FROM found WHERE channel = ? LIMIT ?", (channel, count)
+        )
+    ]
+    if not ids:
+        conn.execute("DELETE FROM gone WHERE channel = ?", (channel,))
+        return False
+    marks = ",".join("?" * len(ids))
+    conn.execute(f"DELETE FROM words WHERE rowid IN ({marks})", ids)
+    conn.execute(f"DELETE FROM found WHERE id IN ({marks})", ids)
+    return True
+
+
+def find(
+    conn: sqlite3.Connection, expression: str, channel: str, limit: int, hidden: Iterable[str]
+) -> list[Hit]:
     """The newest `limit` messages matching `expression` (app/search/query.py), only
-    `channel`'s if given."""
+    `channel`'s if given, none of the `hidden` channels' (deleted, rows still there)."""
     if channel:
-        expression += ' AND channel : "' + channel.replace('"', '""') + '"'
+        expression += " AND channel : " + _quoted(channel)
+    for each in hidden:
+        expression += " NOT channel : " + _quoted(each)
     ids = conn.execute(
         "SELECT rowid, text FROM words WHERE words MATCH ? ORDER BY rowid DESC LIMIT ?",
         (expression, limit),
     ).fetchall()
     return _with_rows(conn, ids)
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
 
 
 def _with_rows(conn: sqlite3.Connection, ids: Sequence[tuple[int, str]]) -> list[Hit]:

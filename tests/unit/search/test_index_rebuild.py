@@ -194,3 +194,27 @@ def test_when_the_index_file_cannot_be_made_search_works_from_memory(
     assert found(run.index, "findable") == [message.id]
     later = keep(run.history, run.index, said(TEAM, "findable later"))
     assert found(run.index, "findable") == [later.id, message.id]
+
+
+def test_a_deleted_channel_is_unseen_at_once_and_its_rows_leave_the_file_in_the_background(
+    tmp_path: Path, app_folder: list[Opened]
+) -> None:
+    run = start(app_folder, tmp_path / "history")
+    settled(run.index)
+    for n in range(30):
+        keep(run.history, run.index, said(TEAM, f"bulky words {n}"))
+    kept = keep(run.history, run.index, said(OTHER, "bulky but kept"))
+    run.history.delete_channel(TEAM)
+    run.index.delete_channel(TEAM)
+    assert found(run.index, "bulky") == [kept.id]
+
+    def rows_left() -> int:
+        conn = sqlite3.connect(tmp_path / "history" / FILE_NAME)
+        try:
+            query = "SELECT count(*) FROM found WHERE channel = ?"
+            return int(conn.execute(query, (TEAM,)).fetchone()[0])
+        finally:
+            conn.close()
+
+    wait_for(lambda: rows_left() == 0, timeout=20, what="the channel's rows removed")
+    assert found(run.index, "bulky") == [kept.id]
