@@ -146,11 +146,13 @@ def build_index(folder: Path, names: dict[str, str]) -> tuple[float, int]:
     return seconds, size
 
 
-def measure_add(folder: Path, channel_id: str) -> list[float]:
+def measure_add(folder: Path, names: dict[str, str], channel_id: str) -> list[float]:
     """What indexing adds to storing a message (the LMDB write itself is bench/history.py's),
-    in a steady state: the log the build left is checkpointed first."""
+    in a steady state: the index in step, the log the build left checkpointed."""
     history = LmdbHistory(folder)
-    index = SearchIndex(history, {channel_id: "bench"})
+    index = SearchIndex(history, names)
+    while index.indexing:
+        time.sleep(0.05)
     conn = sqlite3.connect(folder / FILE_NAME)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
@@ -221,7 +223,7 @@ def main() -> None:
                         if _round == 0:
                             found[shape].append(len(channels.Search(text, channel).results))
         raw.close()
-        adds = measure_add(target, small)
+        adds = measure_add(target, names, small)
 
     total = built.MESSAGES + built.NEIGHBOUR_MESSAGES
     print(
