@@ -123,9 +123,7 @@ class SearchIndex:
 
     def search(self, text: str, channel: str = "", limit: int = DEFAULT_LIMIT) -> SearchResults:
         if self._unavailable:
-            raise UserError(
-                _("Search is not available: this Python's SQLite has no full-text search (FTS5).")
-            )
+            raise _not_available()
         query = parse(text)
         limit = min(max(limit, 1), MAX_LIMIT)
         if query.empty:
@@ -160,9 +158,7 @@ class SearchIndex:
             worker.join(timeout=60)
         self._checkpoints.close()
         with self._write_lock, self._read_lock:
-            for conn in {id(c): c for c in (self._conn, self._reader) if c}.values():
-                conn.close()
-            self._conn = self._reader = None
+            self._disconnect()
 
     def _open(self) -> None:
         """The file beside the history; in memory (rebuilt at each start) when it cannot be
@@ -179,6 +175,10 @@ class SearchIndex:
             self._path = None
             self._checkpoints = Checkpoints(None)
             self._connect(fresh=True)
+
+    def _disconnect(self) -> None:
+        _closing_all(self._conn, self._reader)
+        self._conn = self._reader = None
 
     def _connect(self, fresh: bool) -> None:
         """Opens the file (made anew if `fresh`, damaged, or not this history's index)."""
@@ -286,9 +286,7 @@ class SearchIndex:
         self._pending = deque(sorted(self._names, reverse=True))
         self._rebuild = False
         with self._read_lock:
-            for conn in {id(c): c for c in (self._conn, self._reader) if c}.values():
-                conn.close()
-            self._conn = self._reader = None
+            self._disconnect()
             self._connect(fresh=True)
 
     def _forget_deleted_channels(self) -> None:
@@ -344,6 +342,17 @@ class SearchIndex:
     def _check_going(self, channel_id: str) -> None:
         if self._closing.is_set() or self._conn is None or channel_id in self._deleted:
             raise Cancelled
+
+
+def _not_available() -> UserError:
+    return UserError(
+        _("Search is not available: this Python's SQLite has no full-text search (FTS5).")
+    )
+
+
+def _closing_all(*connections: sqlite3.Connection | None) -> None:
+    for conn in {id(c): c for c in connections if c is not None}.values():  # one in memory
+        conn.close()
 
 
 def _result(hit: Hit, names: dict[str, str], shown: tuple[str, list[list[int]]]) -> SearchHit:
