@@ -98,12 +98,12 @@ export function List(): Promise<Channel[]> {
   return call("ChannelService", "List");
 }
 
-/** Extension: one message as Markdown (what "Copy" puts on the clipboard). */
+/** Extension: one message as Markdown (what "Copy" puts on the clipboard): its content without the author and time heading an export gives it. */
 export function MessageMarkdown(id: string, messageId: string): Promise<string> {
   return call("ChannelService", "MessageMarkdown", id, messageId);
 }
 
-/** Extension: the members start new ACP sessions; a `new-session` divider is added and what came before it is not sent to them again. */
+/** Extension: the members start new ACP sessions; a `new-session` divider is added and what came before it is not sent to them again. Refused while the channel answers. */
 export function NewSession(id: string): Promise<void> {
   return call("ChannelService", "NewSession", id);
 }
