@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.agents import agent_yaml
-from tests.e2e.window import api, running_app
+from tests.e2e.window import api, running_app, until
 
 pytestmark = pytest.mark.e2e
 
@@ -372,11 +372,10 @@ def test_messages_queue_then_stop_cancels_them(app: Page, shots: Path) -> None:
         " && ms.filter(m => m.text.includes('Not sent: stopped before its turn')).length === 2",
     )
     page.wait_for_selector("[data-testid=turn]", state="detached", timeout=WAIT)
-    page.wait_for_function(
+    until(
+        page,
         "(id) => window.pywebview.api.ChannelService.Conversation(id).then(c => !c.busy)",
-        arg=waiting,
-        timeout=WAIT,
-        polling=100,
+        waiting,
     )
     stopped = page.locator(f"{MESSAGE}[data-role=agent]").last
     assert "Stopped: the answer was cancelled" in stopped.inner_text()
@@ -467,16 +466,16 @@ def test_scrolling_back_through_500_messages_keeps_the_dom_bounded(app: Page, sh
             first = older["messages"][0]["id"]
         return count
 
-    page.wait_for_function(
+    until(
+        page,
         """async (id) => {
             const c = await window.pywebview.api.ChannelService.Conversation(id);
             const last = c.messages[c.messages.length - 1];
             return !c.busy && last && last.code === 'no-recipient'
                 && c.messages.length === 100;
         }""",
-        arg=room["id"],
-        timeout=WAIT,
-        polling=100,
+        room["id"],
+        timeout=60,
     )
     assert total() == 500
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from tests.e2e.window import api, running_app
+from tests.e2e.window import api, running_app, until
 
 pytestmark = pytest.mark.e2e
 
@@ -63,15 +63,15 @@ def test_scrolling_up_through_messages_not_yet_laid_out_keeps_the_one_being_read
         }""",
         [room["id"], SENDS, LINES],
     )
-    page.wait_for_function(
+    until(
+        page,
         """async ([id, count]) => {
             const c = await window.pywebview.api.ChannelService.Conversation(id);
             return !c.busy && c.messages.length === count
                 && c.messages[count - 1].code === 'no-recipient';
         }""",
-        arg=[room["id"], SENDS * 2],
-        timeout=WAIT,
-        polling=100,
+        [room["id"], SENDS * 2],
+        timeout=60,
     )
     page.locator("[data-testid=channel-item]", has_text="tall").click()
     page.wait_for_function(

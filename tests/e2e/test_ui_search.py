@@ -6,7 +6,6 @@ Screenshots: test-output/screenshots/search-*.png."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.window import api, running_app
+from tests.e2e.window import api, running_app, until
 
 pytestmark = pytest.mark.e2e
 
@@ -71,16 +70,6 @@ def echo(page: Page, text: str) -> None:
         arg=text,
         timeout=WAIT,
     )
-
-
-def until(page: Page, predicate: str, arg: Any, timeout: float = WAIT / 1000) -> None:
-    """Waits until the page's async `predicate(arg)` resolves truthy (wait_for_function takes a
-    promise for a truthy answer, so it cannot wait on the backend's answers)."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(predicate, arg):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not true within {timeout} s: {predicate}")
-        time.sleep(0.05)  # polling the backend until the condition holds
 
 
 def fill_channel(page: Page, channel: str, texts: list[str]) -> None:

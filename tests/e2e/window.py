@@ -131,6 +131,17 @@ def recorded(page: Page, name: str) -> list[dict[str, Any]]:
     return [e["payload"] for e in events if e["name"] == name]
 
 
+def until(page: Page, predicate: str, arg: Any = None, timeout: float = 30) -> None:
+    """Waits until the page's async `predicate(arg)` resolves truthy. Playwright's
+    wait_for_function takes a returned promise itself as the truthy answer (it does not await
+    it), so it cannot wait on the backend's answers: this polls instead."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(predicate, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true within {timeout} s: {predicate}")
+        time.sleep(0.05)  # polling the backend until the condition holds
+
+
 def api(page: Page, service: str, method: str, *args: Any) -> Any:
     """Calls a service from the page, as the UI does."""
     return page.evaluate(
