@@ -1,6 +1,7 @@
 """The count on the app's launcher icon: the Unity LauncherEntry D-Bus signal on Linux (GNOME
 with Dash to Dock/Ubuntu Dock, KDE's task manager and Plank read it), the dock tile's badge on
-macOS. Windows' taskbar overlay is not done (it needs the window's ITaskbarList3).
+macOS; on Windows the taskbar button flashes when the count grows (app/attention/taskbar_windows.py:
+the count itself is in the window title the button shows).
 
 Best effort: a desktop without a session bus or a dock shows no badge, and nothing fails.
 """
@@ -37,13 +38,19 @@ class LauncherBadge:
 
     def __init__(self) -> None:
         self._bus: Any = None
+        self._shown = 0
 
     async def show(self, total: int) -> None:
+        grew, self._shown = total > self._shown, total
         try:
             if sys.platform == "darwin":
                 _dock_badge(total)
             elif sys.platform.startswith("linux"):
                 await self._unity(total)
+            elif sys.platform == "win32" and grew:
+                from app.attention.taskbar_windows import flash_taskbar
+
+                flash_taskbar()
         except Exception:
             log.debug("the launcher badge was not updated", exc_info=True)
 
