@@ -6,7 +6,6 @@ the conversation last on screen."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,19 +14,13 @@ from playwright.sync_api import Page
 
 from tests.e2e.window import api, running_app
 from tests.fakes.notification_server import (
-    DBUS_DAEMON,
+    NEEDS_DBUS,
     FakeNotificationServer,
     private_session_bus,
 )
 from tests.waiting import wait_for
 
-pytestmark = [
-    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="D-Bus notifications: Linux"),
-    pytest.mark.skipif(
-        DBUS_DAEMON is None,
-        reason="dbus-daemon is missing: install the `dbus` package (./scripts/setup does)",
-    ),
-]
+pytestmark = NEEDS_DBUS
 
 WAIT = 30_000
 CONFIG = "agents:\n  - name: demo\n    title: Demo\n    builtin: demo\n"

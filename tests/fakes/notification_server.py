@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import shutil
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any
 
+import pytest
 from dbus_fast import Variant
 from dbus_fast.aio import MessageBus
 from dbus_fast.annotations import DBusSignature, DBusStr, DBusUInt32
@@ -28,6 +30,15 @@ from tests.waiting import wait_for
 NAME = "org.freedesktop.Notifications"
 PATH = "/org/freedesktop/Notifications"
 DBUS_DAEMON = shutil.which("dbus-daemon")
+
+# The marks of every test that talks to a private D-Bus session: said, never silent.
+NEEDS_DBUS = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="D-Bus notifications: Linux"),
+    pytest.mark.skipif(
+        DBUS_DAEMON is None,
+        reason="dbus-daemon is missing: install the `dbus` package (./scripts/setup does as root)",
+    ),
+]
 
 StrList = Annotated[list[str], DBusSignature("as")]
 Hints = Annotated[dict[str, Variant], DBusSignature("a{sv}")]

@@ -4,7 +4,6 @@ notification, and clicking it emits notification:opened."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,19 +13,13 @@ from app import Sidekicks
 from app.attention.title import window_title
 from app.events import names
 from tests.fakes.notification_server import (
-    DBUS_DAEMON,
+    NEEDS_DBUS,
     FakeNotificationServer,
     private_session_bus,
 )
 from tests.waiting import EventLog, wait_for
 
-pytestmark = [
-    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="D-Bus notifications: Linux"),
-    pytest.mark.skipif(
-        DBUS_DAEMON is None,
-        reason="dbus-daemon is missing: install the `dbus` package (./scripts/setup does)",
-    ),
-]
+pytestmark = NEEDS_DBUS
 
 CONFIG = "agents:\n  - name: demo\n    title: Demo\n    builtin: demo\n"
 

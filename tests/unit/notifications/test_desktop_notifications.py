@@ -4,7 +4,6 @@ server (tests/fakes/notification_server.py) stand in for the desktop's."""
 from __future__ import annotations
 
 import os
-import sys
 import threading
 from collections.abc import Iterator
 
@@ -14,20 +13,14 @@ from app.attention.badge import DESKTOP_ID, UNITY_INTERFACE
 from app.attention.desktop import DesktopNotifications
 from app.attention.notice import Notice
 from tests.fakes.notification_server import (
-    DBUS_DAEMON,
+    NEEDS_DBUS,
     FakeNotificationServer,
     SignalWatcher,
     private_session_bus,
 )
 from tests.waiting import wait_for
 
-pytestmark = [
-    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="D-Bus notifications: Linux"),
-    pytest.mark.skipif(
-        DBUS_DAEMON is None,
-        reason="dbus-daemon is missing: install the `dbus` package (./scripts/setup does)",
-    ),
-]
+pytestmark = NEEDS_DBUS
 
 
 @pytest.fixture
