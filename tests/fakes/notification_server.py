@@ -17,7 +17,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
 import pytest
 from dbus_fast import Variant
@@ -102,19 +102,19 @@ class _Notifications(ServiceInterface):
         return [id, reason]
 
 
-class FakeNotificationServer:
-    """Serves org.freedesktop.Notifications on `address` from its own thread and loop."""
+class _OnItsOwnLoop:
+    """A D-Bus connection to `address` run from its own thread and loop while in a `with`;
+    `_connect` makes it (and sets `_bus`)."""
 
     def __init__(self, address: str) -> None:
         self._address = address
-        self._interface = _Notifications()
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._bus: MessageBus | None = None
 
-    def __enter__(self) -> FakeNotificationServer:
+    def __enter__(self) -> Self:
         self._thread.start()
-        asyncio.run_coroutine_threadsafe(self._serve(), self._loop).result(10)
+        asyncio.run_coroutine_threadsafe(self._connect(), self._loop).result(10)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -123,7 +123,18 @@ class FakeNotificationServer:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
 
-    async def _serve(self) -> None:
+    async def _connect(self) -> None:
+        raise NotImplementedError
+
+
+class FakeNotificationServer(_OnItsOwnLoop):
+    """Serves org.freedesktop.Notifications on `address` from its own thread and loop."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__(address)
+        self._interface = _Notifications()
+
+    async def _connect(self) -> None:
         self._bus = await MessageBus(bus_address=self._address).connect()
         self._bus.export(PATH, self._interface)
         await self._bus.request_name(NAME)
@@ -166,29 +177,15 @@ def private_session_bus() -> Iterator[str]:
         proc.wait(10)
 
 
-class SignalWatcher:
+class SignalWatcher(_OnItsOwnLoop):
     """Records the signals of one interface sent on the bus (e.g. the launcher's badge)."""
 
     def __init__(self, address: str, interface: str) -> None:
-        self._address = address
+        super().__init__(address)
         self._interface = interface
         self.received: list[tuple[str, list[Any]]] = []
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
-        self._bus: MessageBus | None = None
 
-    def __enter__(self) -> SignalWatcher:
-        self._thread.start()
-        asyncio.run_coroutine_threadsafe(self._watch(), self._loop).result(10)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bus is not None:
-            self._loop.call_soon_threadsafe(self._bus.disconnect)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(5)
-
-    async def _watch(self) -> None:
+    async def _connect(self) -> None:
         from dbus_fast import Message, MessageType
 
         self._bus = await MessageBus(bus_address=self._address).connect()

@@ -85,9 +85,9 @@ def test_a_page_of_results_has_at_most_two_hundred(history: History, index: Sear
 def test_a_search_in_one_channel_finds_only_its_messages(
     history: History, index: SearchIndex
 ) -> None:
-    here = keep(history, index, said(TEAM, "shared word"))
-    keep(history, index, said(DIRECT, "shared word"))
-    assert found(index, "shared", TEAM) == [here.id]
+    here = keep(history, index, said(TEAM, "common word"))
+    keep(history, index, said(DIRECT, "common word"))
+    assert found(index, "common", TEAM) == [here.id]
 
 
 def test_text_parts_and_tool_titles_are_indexed_not_thoughts_nor_system_codes(
