@@ -11,15 +11,29 @@ from pathlib import Path
 import pytest
 
 from app.i18n import set_language
+from tests.platforms import apply_platform_marks
 from tests.processes import MARKER, kill_all, marked_processes
 from tests.waiting import wait_for
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    apply_platform_marks(items)
+
+
 @pytest.fixture(autouse=True)
 def user_config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The folder app.paths.user_config_dir() gives during the test, on every platform: Linux
+    honours $XDG_CONFIG_HOME, Windows $APPDATA, macOS ~/Library/Application Support (so $HOME
+    moves into the test's folder there)."""
     folder = tmp_path / "user-config"
     folder.mkdir()
     monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
+    monkeypatch.setenv("APPDATA", str(folder))
+    if sys.platform == "darwin":
+        home = tmp_path / "home"
+        folder = home / "Library" / "Application Support"
+        folder.mkdir(parents=True)
+        monkeypatch.setenv("HOME", str(home))
     # Saved sign-in values go to a file in the test's folder, never to the real keychain.
     monkeypatch.setenv("SIDEKICKS_SECRETS_DIR", str(folder / "sidekicks" / "secrets"))
     monkeypatch.delenv("SIDEKICKS_CONFIG", raising=False)
