@@ -48,7 +48,7 @@ class FakeItem:
         self.added: list[pytest.MarkDecorator] = []
 
     def iter_markers(self, name: str) -> list[pytest.Mark]:
-        return [pytest.Mark(name, (self.marks[name],), {})] if name in self.marks else []
+        return [getattr(pytest.mark, name)(self.marks[name]).mark] if name in self.marks else []
 
     def add_marker(self, marker: pytest.MarkDecorator) -> None:
         self.added.append(marker)
