@@ -10,8 +10,9 @@ cannot reach a camera, a microphone, the screen or the location).
 from __future__ import annotations
 
 import logging
-import sys
 from typing import Any
+
+from app.bridge.backends import gui_backend
 
 log = logging.getLogger(__name__)
 
@@ -24,8 +25,8 @@ def deny_feature(page: Any, url: Any, feature: Any) -> None:
 
 
 def install() -> None:
-    """Replaces pywebview's handler before any window is created (Linux, Qt backend)."""
-    if not sys.platform.startswith("linux"):
+    """Replaces pywebview's handler before any window is created (Qt backend only)."""
+    if gui_backend() != "qt":
         return
     from webview.platforms import qt
 

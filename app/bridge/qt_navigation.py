@@ -12,12 +12,12 @@ hook here yet: there the CSP (no frames, no script from elsewhere) and the bridg
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 import webbrowser
 from collections.abc import Callable
 from typing import Any
 
+from app.bridge.backends import gui_backend
 from app.bridge.navigation import AppPage, Verdict, for_a_new_window, for_the_window
 
 log = logging.getLogger(__name__)
@@ -26,7 +26,7 @@ _SHOWN_URL = 200  # characters of a refused address in the log
 
 
 def install(app_page: Callable[[], AppPage]) -> None:
-    if not sys.platform.startswith("linux"):
+    if gui_backend() != "qt":
         return
     from PyQt6.QtWebEngineCore import QWebEnginePage
     from webview.platforms import qt

@@ -11,12 +11,12 @@ import json
 import logging
 import os
 import signal
-import sys
 import threading
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from app.bridge import allowlist, csp, dropped_paths, permissions, qt_navigation, results
+from app.bridge.backends import gui_backend
 from app.bridge.geometry import MIN_SIZE, Geometry, load_geometry, save_geometry
 from app.bridge.navigation import AppPage
 from app.bridge.pump import EventPump
@@ -41,10 +41,6 @@ MISSING_UI = """<!doctype html><meta charset="utf-8"><title>Sidekicks</title>
 
 def ui_index() -> Path:
     return resource_path("ui", "dist", "index.html")
-
-
-def gui_backend() -> Literal["qt"] | None:
-    return "qt" if sys.platform.startswith("linux") else None
 
 
 def choose_file(window: Any) -> str | None:
