@@ -46,7 +46,8 @@ def user_config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
 @pytest.fixture(autouse=True)
 def no_process_left_behind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Marks the environment every process started by the test inherits; fails the test if
-    one of them is still running once the test is over (and kills it)."""
+    one of them is still running once the test is over (and kills it). Linux only: the marker is
+    found in /proc/<pid>/environ (tests/processes.py); elsewhere the check is not made."""
     if not sys.platform.startswith("linux"):
         yield
         return

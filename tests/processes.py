@@ -2,6 +2,9 @@
 
 Every agent inherits the app's full environment, and so do the processes it launches; a
 grandchild that outlives its agent is reparented to init but keeps the marker.
+
+Linux only: it reads /proc/<pid>/environ, which macOS and Windows lack (the autouse
+`no_process_left_behind` fixture in tests/conftest.py does nothing there, and says so).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ def marked_processes(mark: str) -> list[int]:
         try:
             if needle not in (entry / "environ").read_bytes().split(b"\0"):
                 continue
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            state = (entry / "stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
         if state != "Z":  # a zombie is already dead, waiting to be reaped
@@ -33,7 +36,7 @@ def marked_processes(mark: str) -> list[int]:
 
 def alive(pid: int) -> bool:
     try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        state = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0]
     except OSError:
         return False
     return state != "Z"

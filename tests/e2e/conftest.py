@@ -1,4 +1,10 @@
-"""The real app in its window, offscreen, driven over CDP."""
+"""The real app in its window, offscreen, driven over CDP.
+
+Linux only: the window runs on PyQt6 + QtWebEngine offscreen, installed on Linux alone
+(requirements/app.txt), and Playwright reaches its page through QtWebEngine's remote debugging
+port. The native windows of macOS (WKWebView) and Windows (WebView2) are covered by the packaged
+app's self-test instead.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +17,17 @@ from playwright.sync_api import Page
 from tests.agents import agent_yaml
 from tests.e2e.window import running_app
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+HERE = Path(__file__).resolve().parent
+SHOTS = HERE.parents[1] / "test-output" / "screenshots"
+WHY_LINUX = "the window under test is PyQt6/QtWebEngine offscreen, driven over its CDP port"
+
+
+@pytest.hookimpl(tryfirst=True)  # before tests/conftest.py turns platform marks into skips
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/e2e is linux_only (hooks of this file see the whole session)."""
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.linux_only(WHY_LINUX))
 
 
 @pytest.fixture

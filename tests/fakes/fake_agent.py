@@ -57,7 +57,7 @@ def start_grandchildren() -> None:
     pids = [subprocess.Popen([sys.executable, "-c", code]).pid for _ in range(2)]
     pidfile = os.environ.get("FAKE_PIDFILE")
     if pidfile:
-        with open(pidfile, "w") as f:
+        with open(pidfile, "w", encoding="utf-8") as f:
             f.write(" ".join(map(str, pids)))
 
 

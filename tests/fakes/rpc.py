@@ -6,12 +6,19 @@ for its answer, which the fake's main loop hands to `answered` when it reads it.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
+
+# An agent speaks UTF-8 lines ending in "\n". On Windows a piped process's text streams use the
+# ANSI code page and write "\r\n": say both, so that the fakes behave the same everywhere.
+cast(io.TextIOWrapper, sys.stdin).reconfigure(encoding="utf-8")
+for _stream in (sys.stdout, sys.stderr):
+    cast(io.TextIOWrapper, _stream).reconfigure(encoding="utf-8", newline="\n")
 
 out_lock = threading.Lock()  # held by whoever writes to stdout (raw writers too)
 _pending: dict[int, dict[str, Any]] = {}
@@ -73,7 +80,7 @@ def serve(handle: Callable[[dict[str, Any]], None]) -> None:
     log = os.environ.get("FAKE_LOG")
     for raw in sys.stdin:
         if log:
-            with open(log, "a") as f:
+            with open(log, "a", encoding="utf-8", newline="") as f:
                 f.write(raw)
         try:
             message = json.loads(raw)

@@ -14,6 +14,12 @@ from tests.integration.app_process import AppProcess, is_headless_ready_line, st
 HEADLESS_RUNS = 10
 WINDOW_RUNS = 3  # the window takes about a second to start
 
+# Windows has no signals to send another process: Popen.send_signal(SIGTERM) is TerminateProcess,
+# which ends the app at once, past any handler, and SIGINT cannot be sent at all.
+NO_SIGNALS = pytest.mark.posix_only("Windows cannot send SIGTERM or SIGINT to another process")
+# The window is PyQt6/QtWebEngine offscreen, installed on Linux only (like tests/e2e).
+QT_WINDOW = pytest.mark.linux_only("the offscreen window is PyQt6/QtWebEngine, on Linux only")
+
 
 def assert_closed_cleanly(app: AppProcess) -> None:
     code, output = app.wait_exit(timeout=30)
@@ -21,6 +27,7 @@ def assert_closed_cleanly(app: AppProcess) -> None:
     assert code == 0, output
 
 
+@NO_SIGNALS
 @pytest.mark.parametrize("run", range(HEADLESS_RUNS))
 def test_sigterm_the_moment_the_headless_app_says_it_is_ready_closes_it_cleanly(run: int) -> None:
     with started_app(["--headless"]) as app:
@@ -29,6 +36,7 @@ def test_sigterm_the_moment_the_headless_app_says_it_is_ready_closes_it_cleanly(
         assert_closed_cleanly(app)
 
 
+@NO_SIGNALS
 @pytest.mark.parametrize("run", range(3))
 def test_ctrl_c_the_moment_the_headless_app_says_it_is_ready_closes_it_cleanly(run: int) -> None:
     with started_app(["--headless"]) as app:
@@ -38,6 +46,7 @@ def test_ctrl_c_the_moment_the_headless_app_says_it_is_ready_closes_it_cleanly(r
 
 
 @pytest.mark.e2e
+@QT_WINDOW
 @pytest.mark.parametrize("run", range(WINDOW_RUNS))
 def test_sigterm_the_moment_the_app_says_it_opens_its_window_closes_it_cleanly(run: int) -> None:
     # The window is not shown yet: the close must wait for it, not fail or leave it open.
@@ -48,6 +57,7 @@ def test_sigterm_the_moment_the_app_says_it_opens_its_window_closes_it_cleanly(r
 
 
 @pytest.mark.e2e
+@QT_WINDOW
 @pytest.mark.parametrize("run", range(WINDOW_RUNS))
 def test_sigterm_the_moment_the_window_page_can_be_reached_closes_it_cleanly(run: int) -> None:
     port = free_port()

@@ -185,7 +185,7 @@ def test_the_agent_only_gets_the_capabilities_we_implement(
 
     monkeypatch.setenv("FAKE_LOG", str(log))
     run([], body)
-    init = json.loads(log.read_text().splitlines()[0])
+    init = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
     assert init["method"] == "initialize"
     assert init["params"]["protocolVersion"] == 1
     assert init["params"]["clientInfo"]["name"] == "sidekicks"

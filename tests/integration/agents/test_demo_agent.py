@@ -740,7 +740,7 @@ def test_closing_stdin_ends_the_process_with_exit_code_0(agents: DemoAgents) -> 
         agent = await agents.start()
         await agent.new_session()
         assert await agent.close_stdin() == 0
-        assert "Traceback" not in agent.stderr.read_text()
+        assert "Traceback" not in agent.stderr.read_text(encoding="utf-8")
 
     agents.run(scenario)
 
@@ -754,7 +754,7 @@ def test_closing_stdin_mid_turn_still_ends_the_process_cleanly(agents: DemoAgent
         assert await agent.close_stdin() == 0
         with pytest.raises(ConnectionError):
             await turn
-        assert "Traceback" not in agent.stderr.read_text()
+        assert "Traceback" not in agent.stderr.read_text(encoding="utf-8")
 
     agents.run(scenario)
 

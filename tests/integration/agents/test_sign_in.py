@@ -65,7 +65,7 @@ def codex(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[App]:
 
 
 def received(tmp_path: Path, method: str) -> list[dict[str, Any]]:
-    lines = (tmp_path / "received.jsonl").read_text().splitlines()
+    lines = (tmp_path / "received.jsonl").read_text(encoding="utf-8").splitlines()
     return [m for m in map(json.loads, lines) if m.get("method") == method]
 
 
@@ -149,7 +149,7 @@ def announced_methods(adapter: str) -> list[tuple[str, str, str | None]]:
 
     from app.acp.translate import auth_methods
 
-    for line in (TRANSCRIPTS / f"{adapter}.jsonl").read_text().splitlines():
+    for line in (TRANSCRIPTS / f"{adapter}.jsonl").read_text(encoding="utf-8").splitlines():
         message = json.loads(line[2:]) if line.startswith("< ") else {}
         if "authMethods" in message.get("result", {}):
             response = InitializeResponse.model_validate(message["result"])

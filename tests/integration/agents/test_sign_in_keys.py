@@ -85,8 +85,10 @@ def test_a_key_is_remembered_across_launches_and_written_nowhere_else(
         assert next(m for m in app.info("codex").auth_methods if m.id == "openai-api-key").saved
         logged += sk.api.AgentService.Logs("codex")
         logged += [str(p) for n, p in app.log.events]  # every event, agent:log lines included
-    assert KEY in (secrets / "secrets.json").read_text()  # kept, in the owner-only file here
-    assert KEY not in config.read_text()
+    assert KEY in (secrets / "secrets.json").read_text(
+        encoding="utf-8"
+    )  # kept, in the owner-only file here
+    assert KEY not in config.read_text(encoding="utf-8")
     history_files = [p for p in data_dir(config).rglob("*") if p.is_file()]
     assert history_files and not [p for p in history_files if KEY.encode() in p.read_bytes()]
     assert logged and not [line for line in logged if KEY in line]
@@ -102,7 +104,7 @@ def test_a_key_the_agent_refuses_is_forgotten_and_its_explanation_is_the_error(
     assert refused not in str(err.value) and KEY not in str(err.value)
     info = codex.info("codex")
     assert not any(m.saved for m in info.auth_methods)
-    assert refused not in (secrets / "secrets.json").read_text()
+    assert refused not in (secrets / "secrets.json").read_text(encoding="utf-8")
     assert codex.send("codex", "hi")["code"] == "agent-unavailable"  # not signed in
 
 
@@ -112,7 +114,7 @@ def test_signing_out_forgets_the_key_and_restarts_the_agent_without_it(
     codex.sk.api.AgentService.SignIn("codex", "openai-api-key", {"OPENAI_API_KEY": KEY})
     info = codex.sk.api.AgentService.SignOut("codex")
     assert info.state == "ready" and not any(m.saved for m in info.auth_methods)
-    assert KEY not in (secrets / "secrets.json").read_text()
+    assert KEY not in (secrets / "secrets.json").read_text(encoding="utf-8")
     assert codex.send("codex", "hi")["code"] == "agent-unavailable"  # its environment lost it
 
 

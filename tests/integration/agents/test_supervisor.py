@@ -337,7 +337,10 @@ def test_stopping_a_stubborn_agent_ends_it_and_its_grandchildren(
     monkeypatch.setenv("FAKE_PIDFILE", str(pidfile))
     sk, _ = make_app(agent_yaml("a", "stubborn", "grandchildren"), tuning=Tuning())
     sk.api.AgentService.Start("a")
-    pids = [int(p) for p in wait_for(lambda: pidfile.exists() and pidfile.read_text()).split()]
+    pids = [
+        int(p)
+        for p in wait_for(lambda: pidfile.exists() and pidfile.read_text(encoding="utf-8")).split()
+    ]
     assert len(pids) == 2
     sk.api.AgentService.Stop("a")  # stdin closed, 5 s, SIGTERM (ignored), 3 s, SIGKILL
     from tests.processes import alive

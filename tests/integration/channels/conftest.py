@@ -79,7 +79,11 @@ class Chat:
         path = self.log_dir / f"{agent}.jsonl"
         if not path.exists():
             return []
-        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        return [
+            json.loads(line)
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
 
     def prompts(self, agent: str) -> list[str]:
         return [

@@ -69,7 +69,7 @@ def test_values_go_to_the_keychain_when_one_works(
     assert loaded is not None and loaded.values == {"OPENAI_API_KEY": KEY}
     assert loaded.method == "openai-api-key"
     # Only the index is on disk, and it holds names, not values.
-    assert all(KEY not in p.read_text() for p in files_under(tmp_path))
+    assert all(KEY not in p.read_text(encoding="utf-8") for p in files_under(tmp_path))
     assert not (tmp_path / "secrets" / "secrets.json").exists()
 
 
@@ -93,7 +93,7 @@ def test_a_keychain_that_refuses_falls_back_to_the_file(tmp_path: Path) -> None:
     finally:
         keyring.set_keyring(previous)
     assert loaded is not None and loaded.values == {"OPENAI_API_KEY": KEY}
-    assert KEY in (tmp_path / "secrets" / "secrets.json").read_text()
+    assert KEY in (tmp_path / "secrets" / "secrets.json").read_text(encoding="utf-8")
 
 
 def test_without_a_keychain_the_file_is_owner_only(tmp_path: Path) -> None:
@@ -106,7 +106,7 @@ def test_without_a_keychain_the_file_is_owner_only(tmp_path: Path) -> None:
     folder, file = tmp_path / "secrets", tmp_path / "secrets" / "secrets.json"
     assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
     assert stat.S_IMODE(os.stat(file).st_mode) == 0o600
-    assert json.loads(file.read_text()) == {"codex/OPENAI_API_KEY": KEY}
+    assert json.loads(file.read_text(encoding="utf-8")) == {"codex/OPENAI_API_KEY": KEY}
 
 
 def test_the_file_is_replaced_atomically_without_temporary_files_left(tmp_path: Path) -> None:
@@ -124,7 +124,7 @@ def test_saving_another_method_replaces_the_agents_values(tmp_path: Path) -> Non
     store.save("codex", "openai-api-key", {"OPENAI_API_KEY": KEY})
     store.save("codex", "codex-api-key", {"CODEX_API_KEY": "second"})
     assert store.saved_method("codex") == "codex-api-key"
-    assert json.loads((tmp_path / "s" / "secrets.json").read_text()) == {
+    assert json.loads((tmp_path / "s" / "secrets.json").read_text(encoding="utf-8")) == {
         "codex/CODEX_API_KEY": "second"
     }
 
@@ -133,13 +133,13 @@ def test_a_damaged_file_is_a_clear_error_and_is_never_overwritten(tmp_path: Path
     store = Credentials(tmp_path / "s", use_keychain=False)
     store.save("codex", "openai-api-key", {"OPENAI_API_KEY": KEY})
     damaged = '{"codex/OPENAI_API_KEY": "' + KEY + '", oops'
-    (tmp_path / "s" / "secrets.json").write_text(damaged)
+    (tmp_path / "s" / "secrets.json").write_text(damaged, encoding="utf-8")
     with pytest.raises(UserError, match=r"secrets\.json cannot be read.*fix or delete") as caught:
         store.load("codex")
     assert KEY not in str(caught.value)
     with pytest.raises(UserError, match="cannot be read"):
         store.save("gemini", "gemini-api-key", {"GEMINI_API_KEY": "other"})
-    assert (tmp_path / "s" / "secrets.json").read_text() == damaged
+    assert (tmp_path / "s" / "secrets.json").read_text(encoding="utf-8") == damaged
 
 
 def test_the_environment_can_point_the_store_at_a_folder_without_keychain(

@@ -23,7 +23,10 @@ class SpecField:
 
 def spec_events() -> dict[str, tuple[SpecField, ...]]:
     """Every event of the SPEC's tables → the fields of its payload."""
-    return {name: parse_payload(payload) for name, payload in _ROW.findall(COPY.read_text())}
+    return {
+        name: parse_payload(payload)
+        for name, payload in _ROW.findall(COPY.read_text(encoding="utf-8"))
+    }
 
 
 def parse_payload(text: str) -> tuple[SpecField, ...]:
