@@ -13,14 +13,12 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.e2e.window import api, running_app
-from tests.fakes.notification_server import (
-    NEEDS_DBUS,
-    FakeNotificationServer,
-    private_session_bus,
-)
+from tests.fakes.needs_dbus import NEEDS_DBUS, ON_LINUX
 from tests.waiting import wait_for
 
 pytestmark = NEEDS_DBUS
+if ON_LINUX:  # dbus-fast, which the fake server uses, is installed on Linux only
+    from tests.fakes.notification_server import FakeNotificationServer, private_session_bus
 
 WAIT = 30_000
 CONFIG = "agents:\n  - name: demo\n    title: Demo\n    builtin: demo\n"

@@ -5,41 +5,31 @@ for tests of real notifications on Linux.
 it with DBUS_SESSION_BUS_ADDRESS); `FakeNotificationServer` owns the well-known name on it, records
 each Notify call and answers with a new id; `click(id)` emits ActionInvoked(id, "default") as a
 notification daemon does when the person clicks a notification's body.
+
+Linux only (dbus-fast is installed there alone): import it under `if ON_LINUX:` and mark the
+tests with NEEDS_DBUS (tests/fakes/needs_dbus.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import shutil
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, Self
 
-import pytest
 from dbus_fast import Variant
 from dbus_fast.aio import MessageBus
 from dbus_fast.annotations import DBusSignature, DBusStr, DBusUInt32
 from dbus_fast.service import ServiceInterface, method, signal
 
+from tests.fakes.needs_dbus import DBUS_DAEMON
 from tests.waiting import wait_for
 
 NAME = "org.freedesktop.Notifications"
 PATH = "/org/freedesktop/Notifications"
-DBUS_DAEMON = shutil.which("dbus-daemon")
-
-# The marks of every test that talks to a private D-Bus session: said, never silent.
-NEEDS_DBUS = [
-    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="D-Bus notifications: Linux"),
-    pytest.mark.skipif(
-        DBUS_DAEMON is None,
-        reason="dbus-daemon is missing: install the `dbus` package (./scripts/setup does as root)",
-    ),
-]
-
 StrList = Annotated[list[str], DBusSignature("as")]
 Hints = Annotated[dict[str, Variant], DBusSignature("a{sv}")]
 Timeout = Annotated[int, DBusSignature("i")]
