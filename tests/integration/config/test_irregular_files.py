@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,7 @@ import pytest
 from app import Sidekicks
 from app.core.errors import ConfigError
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX files")
+pytestmark = pytest.mark.posix_only("named pipes, UNIX sockets and /dev/zero are POSIX files")
 
 ROOT = Path(__file__).resolve().parents[3]
 VALID = "theme: dark\nagents:\n  - name: demo\n    builtin: demo\n"
@@ -36,12 +37,14 @@ def fifo(tmp_path: Path) -> Iterator[Path]:
 
 
 @pytest.fixture
-def unix_socket(tmp_path: Path) -> Iterator[Path]:
-    path = tmp_path / "socket.yaml"
-    server = socket.socket(socket.AF_UNIX)
-    server.bind(str(path))
-    yield path
-    server.close()
+def unix_socket() -> Iterator[Path]:
+    # A socket's path has at most 104 bytes on macOS, where tmp_path alone may be longer.
+    with tempfile.TemporaryDirectory(dir="/tmp") as short:
+        path = Path(short).resolve() / "socket.yaml"
+        server = socket.socket(socket.AF_UNIX)
+        server.bind(str(path))
+        yield path
+        server.close()
 
 
 @pytest.fixture
