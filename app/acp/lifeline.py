@@ -13,10 +13,11 @@ reaches the agent only, not the agent's children: run_records.py stops those at 
   100 MB app, 40 ms from a 1 GB one — once per agent start). A launcher (a tiny program that
   sets the signal and execs the agent) would cost an interpreter start per agent, does not exist
   in the frozen app, and would turn "program not found" into a bare exit code.
-Windows — a Job Object with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE. Each agent is assigned to it
-right after it starts (a child it starts in that instant escapes), and its children join it by
-themselves. The app holds the job's only handle: when the app ends, however it ends, Windows
-closes the handle and ends every process in the job. (Tested on a Windows runner: issue #18.)
+Windows — Job Objects with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE: each agent has one of its own
+(process_tree_windows.py); the programs that have none (commands, sign-in terminals) are put in
+one app-wide job here (lifeline_windows.py), right after they start (a child they start in that
+instant escapes). Their children join the job by themselves. The app holds the jobs' only
+handles: when the app ends, however it ends, Windows closes them and ends every process in them.
 macOS — no equivalent: an agent that ignores stdin EOF and SIGTERM outlives a killed app.
 """
 
@@ -67,7 +68,8 @@ def preexec() -> Callable[[], None] | None:
 
 
 def adopt(pid: int) -> None:
-    """Windows: puts a just-started agent in the app's kill-on-close job (elsewhere: nothing)."""
+    """Windows: puts a just-started program in the app's kill-on-close job (elsewhere: nothing).
+    Agents do not need it: their own job does the same (process_tree_windows.py)."""
     if sys.platform == "win32":
         from app.acp.lifeline_windows import assign_to_job
 

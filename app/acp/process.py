@@ -1,17 +1,18 @@
 """Spawning and stopping agent processes (not the SDK's spawn_agent_process: see DESIGN §4 ACP).
 
 - The full user environment plus the agent's `env` (the SDK's spawn trims it: keys, LANG lost).
-- Its own process group (POSIX) or process group + tree kill (Windows), so that stopping it
-  also stops whatever it launched.
+- Its own process tree (process_tree.py): a process group on POSIX, a process group and a
+  Job Object of its own on Windows, so that stopping it also stops whatever it launched.
 - stdout and stderr read in chunks, never `readline` (app/acp/lines.py splits stdout's lines
   and drops one past 64 MiB as it streams; StderrTail drains stderr continuously).
 - Exit is detected by polling, not `process.wait()`, which on 3.11+ also waits for the pipes to
   close — a grandchild holding stdout open would hang it.
-- Stop: close stdin → 5 s → SIGTERM to the group → 3 s → SIGKILL to the group; and the group
-  is also ended when the agent itself exits first, so no grandchild outlives its agent.
+- Stop: close stdin → 5 s → the tree's soft signal (SIGTERM to the group; CTRL_BREAK_EVENT to
+  the group on Windows) → 3 s → the tree killed (SIGKILL to the group; TerminateJobObject); and
+  the tree is also ended when the agent itself exits first, so no grandchild outlives its agent.
 - Nor the app, when it is killed: the agent gets SIGKILL from the OS when the app dies
-  (lifeline.py), and its group is recorded until it stops, for the next start to end what is
-  left (run_records.py).
+  (lifeline.py; on Windows the job's handle closes and the job ends), and its group is recorded
+  until it stops, for the next start to end what is left (run_records.py, Linux).
 """
 
 from __future__ import annotations
@@ -19,14 +20,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import signal
-import subprocess
 import sys
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
-from app.acp import lifeline
+from app.acp import lifeline, process_tree
+from app.acp.process_tree import ProcessTree
 from app.acp.run_records import RUN_MARK, records, run_mark
 from app.acp.stderr import StderrTail
 from app.config.files import folder_missing
@@ -52,10 +52,13 @@ class SpawnError(Exception):
 
 
 class AgentProcess:
-    def __init__(self, proc: asyncio.subprocess.Process, stderr: StderrTail) -> None:
+    def __init__(
+        self, proc: asyncio.subprocess.Process, stderr: StderrTail, tree: ProcessTree
+    ) -> None:
         self.proc = proc
         self.stderr = stderr
         self.pid = proc.pid
+        self.tree = tree
         self._drain_task: asyncio.Task[None] | None = None
 
     @classmethod
@@ -71,11 +74,8 @@ class AgentProcess:
             raise SpawnError(folder_missing(str(cwd)))
         full_env = {**os.environ, **env, RUN_MARK: run_mark()}
         program = f"`{command[0]}`"
-        kwargs: dict[str, object] = {}
-        if sys.platform == "win32":
-            kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
-        else:
-            kwargs["start_new_session"] = True
+        kwargs = process_tree.spawn_options()
+        if sys.platform != "win32":
             kwargs["preexec_fn"] = lifeline.preexec()
         try:
             proc = await asyncio.create_subprocess_exec(
@@ -104,9 +104,9 @@ class AgentProcess:
                     error=err.strerror or err,
                 )
             ) from None
-        lifeline.adopt(proc.pid)
+        tree = process_tree.adopt(proc.pid, lambda: proc.returncode is not None)
         records.add(proc.pid, command)
-        agent = cls(proc, StderrTail(on_stderr_line, log_ring))
+        agent = cls(proc, StderrTail(on_stderr_line, log_ring), tree)
         assert proc.stderr is not None
         agent._drain_task = asyncio.get_running_loop().create_task(agent.stderr.drain(proc.stderr))
         return agent
@@ -135,16 +135,17 @@ class AgentProcess:
                 await asyncio.wait_for(asyncio.shield(self._drain_task), timeout)
 
     async def stop(self, stdin_grace: float = 5.0, term_grace: float = 3.0) -> None:
-        """The SPEC's stop sequence, ending with no member of its process group alive."""
+        """The SPEC's stop sequence, ending with no process of its tree alive."""
         if self.proc.stdin is not None and not self.proc.stdin.is_closing():
             with contextlib.suppress(Exception):
                 self.proc.stdin.close()
         if not await self.wait_exit(stdin_grace):
-            self._signal_group(signal.SIGTERM)
+            self.tree.signal_soft()
             if not await self.wait_exit(term_grace):
-                self._signal_group(signal.SIGKILL)
+                self.tree.kill()
                 await self.wait_exit(5.0)
         await self._end_leftovers(term_grace)
+        self.tree.close()
         records.remove(self.pid)
         if self._drain_task is not None:
             self._drain_task.cancel()
@@ -155,36 +156,13 @@ class AgentProcess:
             transport.close()
 
     async def _end_leftovers(self, term_grace: float) -> None:
-        """The agent is gone; its children may not be. Same courtesy: TERM, wait, KILL."""
-        if not self._group_alive():
+        """The agent is gone; its children may not be. Same courtesy: soft, wait, kill."""
+        if not self.tree.alive():
             return
-        self._signal_group(signal.SIGTERM)
+        self.tree.signal_soft()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + term_grace
-        while self._group_alive() and loop.time() < deadline:
+        while self.tree.alive() and loop.time() < deadline:
             await asyncio.sleep(POLL_SECONDS)
-        if self._group_alive():
-            self._signal_group(signal.SIGKILL)
-
-    def _group_alive(self) -> bool:
-        if sys.platform == "win32":
-            return not self.exited()
-        try:
-            os.killpg(self.pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return True
-
-    def _signal_group(self, sig: signal.Signals) -> None:
-        if sys.platform == "win32":
-            force = ["/F"] if sig == signal.SIGKILL else []
-            subprocess.run(
-                ["taskkill", "/T", *force, "/PID", str(self.pid)],
-                capture_output=True,
-                check=False,
-            )
-            return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, sig)
+        if self.tree.alive():
+            self.tree.kill()
