@@ -32,6 +32,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         metavar="NAME",
         help="run the built-in agent NAME on stdin/stdout instead of the app (e.g. demo)",
     )
+    # Hidden: the packaged app's smoke check on CI (app/bridge/self_test.py).
+    parser.add_argument("--self-test", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -66,13 +68,22 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as err:
         print(f"sidekicks: {err}", file=sys.stderr)
         return 2
+    code = 0
     try:
         if args.headless:
             _run_headless(app)
         else:
+            from app.bridge.csp import BridgePatchError
+            from app.bridge.self_test import requested
             from app.bridge.window import run_window
 
-            run_window(app)
+            try:
+                code = run_window(app, self_test=requested(args.self_test))
+            except BridgePatchError as err:
+                # pywebview changed under a patch: no window rather than a broken bridge.
+                logging.getLogger("app").error("refusing to open the window: %s", err)
+                print(f"sidekicks: {err}", file=sys.stderr)
+                code = 3
     finally:
         app.close()
     if not args.headless:
@@ -82,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         logging.shutdown()
         sys.stdout.flush()
         sys.stderr.flush()
-        os._exit(0)
+        os._exit(code)
     return 0
 
 

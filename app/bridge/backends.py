@@ -3,6 +3,10 @@
 Linux runs Qt (PyQt6 + QtWebEngine; DESIGN §5) unless $SIDEKICKS_GUI=gtk asks for WebKitGTK (a
 smaller build); macOS runs cocoa (WKWebView), Windows winforms hosting edgechromium (WebView2):
 pywebview picks those itself there, and $SIDEKICKS_GUI is ignored with a log line.
+
+BACKENDS says, per backend, which of our patches apply and why, which are not needed and why, and
+what is left uncovered (read from pywebview 6.2's platforms/*.py; app/bridge/checks.py verifies at
+each start that the code the running backend relies on is still there).
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Literal
 
 log = logging.getLogger(__name__)
@@ -18,6 +24,103 @@ GUI_OVERRIDE = "SIDEKICKS_GUI"
 LINUX_BACKENDS = ("qt", "gtk")
 
 LinuxBackend = Literal["qt", "gtk"]
+BackendName = Literal["qt", "gtk", "cocoa", "edgechromium"]
+
+# Our patches (app/bridge/*): every backend says of each one whether it applies or why not.
+PATCHES = ("csp", "without_eval", "results", "allowlist", "permissions", "navigation")
+
+
+@dataclass(frozen=True)
+class Backend:
+    name: BackendName
+    gui_module: str  # what `webview.initialize` imports (it answers `Window.run_js`)
+    bridge_module: str  # where the bridge is injected and the page's calls arrive
+    platform: str  # the platform string its injected script is built with (api.js's switch)
+    applies: Mapping[str, str]  # patch -> why it is needed there
+    not_needed: Mapping[str, str]  # patch -> why that backend needs none
+    uncovered: Mapping[str, str]  # patch -> what it would need there and does not have yet
+
+
+_SHARED_APPLIES = {
+    "results": "the page's calls reach util.js_bridge_call, whose json.dumps is util's `json`",
+    "allowlist": "the backend imports js_bridge_call by name: the gate replaces that name too",
+}
+
+QT = Backend(
+    name="qt",
+    gui_module="webview.platforms.qt",
+    bridge_module="webview.platforms.qt",
+    platform="qtwebengine",
+    applies={
+        "csp": "QtWebEngine enforces script-src; inject_pywebview builds the api with new Function",
+        "without_eval": "runJavaScript runs in the page's world (0), where its CSP refuses eval",
+        **_SHARED_APPLIES,
+        "permissions": "WebPage answers permission requests with an int PyQt6 refuses (aborts)",
+        "navigation": "no acceptNavigationRequest; every load, refused ones too, gets the bridge",
+    },
+    not_needed={},
+    uncovered={},
+)
+
+GTK = Backend(
+    name="gtk",
+    gui_module="webview.platforms.gtk",
+    bridge_module="webview.platforms.gtk",
+    platform="gtkwebkit2",
+    applies={
+        "csp": "WebKitGTK enforces script-src; inject_pywebview builds the api with new Function",
+        "without_eval": "evaluate_javascript(world_name=None) runs under the page's CSP",
+        **_SHARED_APPLIES,
+    },
+    not_needed={
+        "permissions": "no permission-request handler: WebKitGTK denies unhandled requests",
+    },
+    uncovered={
+        "navigation": "on_navigation lets every load through (a _blank target goes to "
+        "webbrowser, any scheme) and on_load_finish injects the bridge in whatever page loaded",
+    },
+)
+
+COCOA = Backend(
+    name="cocoa",
+    gui_module="webview.platforms.cocoa",
+    bridge_module="webview.platforms.cocoa",
+    platform="cocoa",
+    applies={
+        "csp": "WKWebView enforces script-src; inject_pywebview builds the api with new Function",
+        "without_eval": "evaluateJavaScript runs in the page's world, where its CSP refuses eval",
+        **_SHARED_APPLIES,
+    },
+    not_needed={
+        "permissions": "the WKUIDelegate has no media-capture method: WebKit asks the person "
+        "itself, nothing crashes (and WKWebView has no Notification API)",
+    },
+    uncovered={
+        "navigation": "decidePolicyForNavigationAction allows every load, didFinishNavigation "
+        "injects the bridge in whatever page loaded, a _blank link goes to webbrowser",
+    },
+)
+
+EDGECHROMIUM = Backend(
+    name="edgechromium",
+    gui_module="webview.platforms.winforms",
+    bridge_module="webview.platforms.edgechromium",
+    platform="edgechromium",
+    applies={
+        "csp": "WebView2 enforces script-src; inject_pywebview builds the api with new Function",
+        "without_eval": "ExecuteScriptAsync runs in the page's world, where its CSP refuses eval",
+        **_SHARED_APPLIES,
+    },
+    not_needed={
+        "permissions": "no PermissionRequested handler: WebView2 shows its own prompt, no crash",
+    },
+    uncovered={
+        "navigation": "NavigationStarting never cancels, NavigationCompleted injects the bridge "
+        "whatever loaded (failed loads too), NewWindowRequested hands the address to webbrowser",
+    },
+)
+
+BACKENDS: dict[BackendName, Backend] = {b.name: b for b in (QT, GTK, COCOA, EDGECHROMIUM)}
 
 
 def gui_backend() -> LinuxBackend | None:
@@ -33,3 +136,11 @@ def gui_backend() -> LinuxBackend | None:
     if chosen not in ("", "qt"):
         log.warning("%s=%s is not one of %s: using qt", GUI_OVERRIDE, chosen, LINUX_BACKENDS)
     return "qt"
+
+
+def running_backend() -> Backend:
+    """The backend the window is about to run on (pywebview's choice on macOS and Windows)."""
+    gui = gui_backend()
+    if gui is not None:
+        return BACKENDS[gui]
+    return COCOA if sys.platform == "darwin" else EDGECHROMIUM

@@ -15,11 +15,12 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from app.bridge import allowlist, csp, dropped_paths, permissions, qt_navigation, results
-from app.bridge.backends import gui_backend
+from app.bridge import allowlist, checks, csp, dropped_paths, permissions, qt_navigation, results
+from app.bridge.backends import gui_backend, running_backend
 from app.bridge.geometry import MIN_SIZE, Geometry, load_geometry, save_geometry
 from app.bridge.navigation import AppPage
 from app.bridge.pump import EventPump
+from app.bridge.self_test import SelfTest
 from app.bridge.window_attention import WindowAttention
 from app.paths import resource_path
 from app.sidekicks import Sidekicks
@@ -84,13 +85,18 @@ def choose_save_path(window: Any, name: str) -> str:
     return str(result[0] if isinstance(result, list | tuple) else result)
 
 
-def run_window(sk: Sidekicks) -> None:
+def run_window(sk: Sidekicks, self_test: bool = False) -> int:
+    """Runs the window until it closes; the exit code (a self-test's verdict, else 0)."""
     import webview
 
+    backend = running_backend()
     csp.install()
     permissions.install()
     results.install()
     allowlist.install()  # issue #13: only the services' exposed methods answer the page
+    # Each patch's target, for this backend: a changed pywebview stops here (BridgePatchError).
+    checks.verify(backend)
+    checks.install_loaded_check(backend)
     geometry = load_geometry()
     index = ui_index()
     window = webview.create_window(
@@ -148,6 +154,9 @@ def run_window(sk: Sidekicks) -> None:
     signal.signal(signal.SIGINT, close_window)
     pump.start()
     attention.start()
+    tester = SelfTest(window, pump.put, backend) if self_test else None
+    if tester is not None:
+        tester.start()
     log.info("Sidekicks %s: opening the window on %s", __version__, index)
     try:
         webview.start(
@@ -163,3 +172,6 @@ def run_window(sk: Sidekicks) -> None:
         attention.stop()
         pump.join()
         save_geometry(live)
+        if tester is not None:
+            tester.finished()
+    return tester.exit_code if tester is not None else 0
