@@ -3,7 +3,7 @@
 
   build/icons/sidekicks.png   512×512 (Linux, the window, the .desktop file)
   build/icons/sidekicks.ico   16…256 (Windows)
-  build/icons/sidekicks.icns  16…512 (macOS)
+  build/icons/sidekicks.icns  16…1024 (macOS)
 
 The icon: two speech bubbles, a big one and its sidekick, on an indigo rounded square.
 """
@@ -50,7 +50,10 @@ def main() -> int:
     icon = draw()
     icon.resize((512, 512), Image.Resampling.LANCZOS).save(OUT / "sidekicks.png")
     icon.save(OUT / "sidekicks.ico", sizes=[(s, s) for s in (16, 24, 32, 48, 64, 128, 256)])
-    icon.resize((512, 512), Image.Resampling.LANCZOS).save(OUT / "sidekicks.icns")
+    # The .icns holds 16…1024 (512@2x): the 1024 drawing itself, and each smaller size scaled
+    # with Lanczos (Pillow would otherwise scale the saved image with its default filter).
+    smaller = [icon.resize((s, s), Image.Resampling.LANCZOS) for s in (32, 64, 128, 256, 512)]
+    icon.save(OUT / "sidekicks.icns", append_images=smaller)
     print(f"wrote {', '.join(p.name for p in sorted(OUT.glob('sidekicks.*')))} to {OUT}")
     return 0
 
