@@ -148,7 +148,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
-            os.fchmod(f.fileno(), mode)
+            _keep_mode(f.fileno(), mode)
             os.fsync(f.fileno())
         os.replace(temporary, path)
     except OSError as error:
@@ -156,6 +156,14 @@ def write_atomic(path: Path, data: bytes) -> None:
             os.unlink(temporary)
         raise _write_error(path, error) from None
     _sync_folder(path.parent)
+
+
+def _keep_mode(fd: int, mode: int) -> None:
+    """The replaced file's mode on its replacement. Windows has no fchmod before Python 3.13 and
+    no mode bits beyond read-only, and a read-only file is refused by the rename anyway."""
+    fchmod = getattr(os, "fchmod", None)
+    if fchmod is not None:
+        fchmod(fd, mode)
 
 
 def delete(path: Path) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from tests.integration.workspace.conftest import Desk
 
 
@@ -63,24 +65,28 @@ def test_bad_paths_get_an_error_the_agent_can_read(desk: Desk) -> None:
     assert not (desk.work / "relative").exists()
 
 
-def test_a_write_creates_missing_folders_inside_the_agent_folders_and_keeps_the_mode(
-    desk: Desk,
-) -> None:
+def test_a_write_creates_missing_folders_inside_the_agent_folders(desk: Desk) -> None:
+    room = desk.channels.Direct("writer").id
+    deep = desk.extra / "a" / "b" / "new.txt"
+    results = desk.run(room, [{"write": str(deep), "text": "deep\n"}])
+    assert all(r.get("ok") for r in results), results
+    assert deep.read_text(encoding="utf-8") == "deep\n"
+    assert [p.name for p in deep.parent.iterdir()] == ["new.txt"]  # no temporary file left
+
+
+@pytest.mark.posix_only("POSIX mode bits: Windows keeps only a read-only flag")
+def test_a_write_keeps_the_mode_of_the_file_it_replaces(desk: Desk) -> None:
     room = desk.channels.Direct("writer").id
     script = desk.work / "run.sh"
     script.write_text("echo old\n", encoding="utf-8")
     os.chmod(script, 0o751)
-    deep = desk.extra / "a" / "b" / "new.txt"
-    results = desk.run(
-        room,
-        [{"write": str(script), "text": "echo new\n"}, {"write": str(deep), "text": "deep\n"}],
-    )
+    results = desk.run(room, [{"write": str(script), "text": "echo new\n"}])
     assert all(r.get("ok") for r in results), results
     assert os.stat(script).st_mode & 0o777 == 0o751
-    assert deep.read_text(encoding="utf-8") == "deep\n"
     assert [p.name for p in desk.work.iterdir() if p.name.endswith(".tmp")] == []
 
 
+@pytest.mark.posix_only("making a symlink needs a privilege on Windows")
 def test_a_symlink_out_of_the_folders_does_not_let_a_write_escape(desk: Desk) -> None:
     room = desk.channels.Direct("writer").id
     (desk.work / "door").symlink_to(desk.outside)

@@ -51,6 +51,7 @@ def test_missing_files_and_folders_are_told_apart(tmp_path: Path) -> None:
     assert folder.value.kind == "invalid"
 
 
+@pytest.mark.posix_only("POSIX mode bits: Windows keeps only a read-only flag")
 def test_an_atomic_write_keeps_the_mode_and_leaves_no_temporary_file(tmp_path: Path) -> None:
     folder = tmp_path / "bin"
     folder.mkdir()
@@ -63,12 +64,34 @@ def test_an_atomic_write_keeps_the_mode_and_leaves_no_temporary_file(tmp_path: P
     assert sorted(p.name for p in folder.iterdir()) == ["tool.sh"]
 
 
+@pytest.mark.posix_only("POSIX mode bits: Windows keeps only a read-only flag")
 def test_a_new_file_gets_the_usual_mode(tmp_path: Path) -> None:
     target = tmp_path / "fresh.txt"
     files.write_atomic(target, b"x")
     umask = os.umask(0o022)
     os.umask(umask)
     assert os.stat(target).st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_an_atomic_write_without_fchmod_as_on_windows_still_replaces_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delattr(os, "fchmod", raising=False)  # Windows, before Python 3.13
+    (tmp_path / "work").mkdir()
+    target = tmp_path / "work" / "notes.txt"
+    target.write_bytes(b"old")
+    files.write_atomic(target, b"new")
+    assert target.read_bytes() == b"new"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["notes.txt"]
+
+
+def test_roots_refuse_a_dot_dot_escape_and_a_sibling_sharing_a_prefix(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    roots = Roots([work])
+    assert roots.contain(work / "a" / "new.txt")
+    assert not roots.contain(work / ".." / "elsewhere" / "x")
+    assert not roots.contain(tmp_path / "work-sibling" / "x")  # a prefix is not a parent
 
 
 def test_writing_over_a_folder_or_into_a_missing_one_fails_with_the_path(tmp_path: Path) -> None:
@@ -79,6 +102,7 @@ def test_writing_over_a_folder_or_into_a_missing_one_fails_with_the_path(tmp_pat
     assert caught.value.kind == "not_found"
 
 
+@pytest.mark.posix_only("making a symlink needs a privilege on Windows")
 def test_roots_contain_their_files_but_not_a_dot_dot_or_symlink_escape(tmp_path: Path) -> None:
     work, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
     work.mkdir()
@@ -94,6 +118,7 @@ def test_roots_contain_their_files_but_not_a_dot_dot_or_symlink_escape(tmp_path:
     assert not roots.contain(tmp_path / "work-sibling" / "x")  # a prefix is not a parent
 
 
+@pytest.mark.posix_only("making a symlink needs a privilege on Windows")
 def test_a_root_reached_through_a_symlink_is_compared_resolved(tmp_path: Path) -> None:
     real = tmp_path / "real"
     real.mkdir()
@@ -103,6 +128,7 @@ def test_a_root_reached_through_a_symlink_is_compared_resolved(tmp_path: Path) -
     assert roots.contain(tmp_path / "extra" / "y.txt")
 
 
+@pytest.mark.posix_only("named pipes (mkfifo) are POSIX files")
 def test_a_named_pipe_is_refused_at_once_instead_of_blocking(tmp_path: Path) -> None:
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)
