@@ -13,6 +13,19 @@ def fake_command(*behaviours: str) -> list[str]:
     return [sys.executable, FAKE, *behaviours]
 
 
+def install_program(folder: Path, name: str) -> Path:
+    """A program `name` in `folder` that a PATH lookup finds: an executable shell script, or on
+    Windows a batch file (a lookup there only finds names with an extension from PATHEXT)."""
+    if sys.platform == "win32":
+        program = folder / f"{name}.bat"
+        program.write_text("@echo off\r\nexit /b 0\r\n", encoding="utf-8")
+    else:
+        program = folder / name
+        program.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+        program.chmod(0o755)
+    return program
+
+
 def agent_yaml(name: str, *behaviours: str, **extra: object) -> str:
     lines = [f"  - name: {name}", f"    command: {json.dumps(fake_command(*behaviours))}"]
     lines += [f"    {key}: {json.dumps(value)}" for key, value in extra.items()]

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import stat
 from pathlib import Path
 
 from app import Sidekicks
-from tests.agents import agent_yaml, write_config
+from tests.agents import agent_yaml, install_program, write_config
 
 MISSING = "sidekicks-no-such-agent-program"
 
@@ -39,9 +38,7 @@ def test_a_program_installed_later_clears_the_warning_at_the_next_list(tmp_path:
     config = write_config(tmp_path / "agents.yaml", yaml)
     with Sidekicks(config=config) as sk:
         assert sk.api.AgentService.List()[0].command_missing != ""
-        program = bin_dir / "late-agent"
-        program.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
-        program.chmod(program.stat().st_mode | stat.S_IXUSR)
+        install_program(bin_dir, "late-agent")
         assert sk.api.AgentService.List()[0].command_missing == ""
 
 

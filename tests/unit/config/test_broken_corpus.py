@@ -15,9 +15,12 @@ import pytest
 
 from app.config.defaults import default_config_text
 from app.config.validate import Validation, check_text
+from tests.agents import install_program
 from tests.unit.config.hostile_texts import MIB, alias_bomb
 
 NO_SUCH_PROGRAM = "sidekicks-test-no-such-program-3f9a"
+# An absolute folder on this system (`/no/...` has no drive on Windows: it is not absolute there).
+NO_SUCH_FOLDER = os.path.join(os.path.abspath(os.sep), "no", "such", "folder", "3f9a")
 
 
 def lines(*rows: str) -> str:
@@ -668,10 +671,10 @@ WARNINGS = [
         id="command-not-on-the-agents-own-path",
     ),
     pytest.param(
-        lines("agents:", "  - name: a", "    builtin: demo", "    cwd: /no/such/folder/3f9a"),
+        lines("agents:", "  - name: a", "    builtin: demo", f"    cwd: {NO_SUCH_FOLDER}"),
         4,
         10,
-        "the folder `/no/such/folder/3f9a` does not exist",
+        f"the folder `{NO_SUCH_FOLDER}` does not exist",
         id="absolute-cwd-missing-at-the-value",
     ),
     pytest.param(
@@ -781,9 +784,7 @@ def test_a_command_found_on_path_gives_no_warning(
 ) -> None:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    program = bin_dir / "fake-agent"
-    program.write_text("#!/bin/sh\n")
-    program.chmod(0o755)
+    install_program(bin_dir, "fake-agent")
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
     text = lines("agents:", "  - name: a", "    command: [fake-agent, --acp]")
 
