@@ -234,7 +234,8 @@ class DemoAgents:
         for proc in self.processes:
             if proc.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
-                    os.kill(proc.pid, signal.SIGKILL)
+                    # (os.kill with SIGTERM is TerminateProcess on Windows, which has no SIGKILL)
+                    os.kill(proc.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
         for stderr_file in self._stderr_files:
             stderr_file.close()
 
@@ -383,12 +384,12 @@ def test_a_normal_prompt_streams_every_kind_of_update_in_order(agents: DemoAgent
 
         read = tool_update(updates, "read")
         assert read.content[0].content.text
-        assert read.locations[0].path == "/tmp/project/README.md"
+        assert read.locations[0].path == os.path.join("/tmp/project", "README.md")
 
         edit_start = next(u for u in updates if isinstance(u, ToolCallStart) and u.kind == "edit")
         diff = edit_start.content[0]
         assert isinstance(diff, FileEditToolCallContent)
-        assert diff.path == "/tmp/project/sidekicks_demo.py"
+        assert diff.path == os.path.join("/tmp/project", "sidekicks_demo.py")
         assert diff.old_text and diff.new_text and diff.old_text != diff.new_text
 
         chunks = [u for u in updates if isinstance(u, AgentMessageChunk)]
@@ -682,7 +683,7 @@ def test_load_after_a_restart_replays_the_history_and_the_usage(agents: DemoAgen
         _, three = await second.prompt(session, "And then?")
         assert three[-1].used > used
         edit = next(u for u in three if isinstance(u, ToolCallStart) and u.kind == "edit")
-        assert edit.locations[0].path.startswith("/tmp/after/")
+        assert edit.locations[0].path.startswith(os.path.join("/tmp/after", ""))
 
     agents.run(scenario)
 
