@@ -28,7 +28,8 @@ Behaviours (combine freely):
                      hostile stdout on a prompt: see tests/fakes/hostile_output.py
 
 A normal prompt is answered with one text chunk `echo: <last line of the prompt>` and `end_turn`.
-Every stdin line received is appended to $FAKE_LOG when it is set.
+Every stdin line received is appended to $FAKE_LOG when it is set; $FAKE_SAY_ENV (names, comma
+separated) writes `env: <their values>` to stderr at the start.
 """
 
 from __future__ import annotations
@@ -166,6 +167,9 @@ def main() -> None:
         sys.stderr.buffer.flush()
         sys.stderr.write("flood done\n")
         sys.stderr.flush()
+    said = [os.environ.get(name, "") for name in os.environ.get("FAKE_SAY_ENV", "").split(",")]
+    if any(said):
+        sys.stderr.write(f"env: {' '.join(said)}\n")
     sys.stderr.write(f"fake agent ready: {sorted(BEHAVIOURS)}\n")
     sys.stderr.flush()
     rpc.serve(handle)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import json
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -52,6 +54,11 @@ def make_app(config_path: Path) -> Iterator[object]:
     yield make
     for sk in opened:
         sk.close()
+
+
+def python_agent(code: str, name: str = "a") -> str:
+    """An agent entry whose program is `python -c CODE` (no shell: it runs on every system)."""
+    return f"  - name: {name}\n    command: {json.dumps([sys.executable, '-c', code])}\n"
 
 
 def states(log: EventLog, agent: str) -> list[str]:
@@ -320,12 +327,8 @@ def test_the_agent_gets_the_full_environment_plus_its_own(
     make_app, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SIDEKICKS_TEST_INHERITED", "from-the-user")
-    script = 'echo "env: $SIDEKICKS_TEST_INHERITED $OWN" >&2; exec "$0" "$@"'
-    sk, _ = make_app(
-        "  - name: a\n"
-        f"    command: [sh, -c, '{script}', {agent_yaml('x').split('[', 1)[1].split(']')[0]}]\n"
-        "    env: {OWN: own-value}\n"
-    )
+    monkeypatch.setenv("FAKE_SAY_ENV", "SIDEKICKS_TEST_INHERITED,OWN")  # the fake says them
+    sk, _ = make_app(agent_yaml("a", env={"OWN": "own-value"}))
     sk.api.AgentService.Start("a")
     assert "env: from-the-user own-value" in sk.api.AgentService.Logs("a")
 
@@ -363,7 +366,9 @@ def test_closing_the_app_stops_every_agent(
 
 
 def test_a_program_that_exits_at_once_is_an_error_with_its_output(make_app) -> None:
-    sk, _ = make_app("  - name: a\n    command: [sh, -c, 'echo usage: wrong flags >&2; exit 64']\n")
+    sk, _ = make_app(
+        python_agent("import sys; print('usage: wrong flags', file=sys.stderr); sys.exit(64)")
+    )
     with pytest.raises(UserError) as raised:
         sk.api.AgentService.Start("a")
     assert str(raised.value) == "the agent exited during start (exit code 64)\nusage: wrong flags"
@@ -371,8 +376,11 @@ def test_a_program_that_exits_at_once_is_an_error_with_its_output(make_app) -> N
 
 def test_a_program_that_prints_no_json_times_out_with_its_stderr(make_app) -> None:
     tuning = Tuning(stdin_grace=0.5, term_grace=0.5, initialize_timeout=1.0)
-    script = "echo hello there; echo not an ACP agent >&2; exec sleep 60"
-    sk, _ = make_app(f"  - name: a\n    command: [sh, -c, '{script}']\n", tuning=tuning)
+    script = (
+        "import sys, time; print('hello there', flush=True);"
+        " print('not an ACP agent', file=sys.stderr, flush=True); time.sleep(60)"
+    )
+    sk, _ = make_app(python_agent(script), tuning=tuning)
     with pytest.raises(UserError) as raised:
         sk.api.AgentService.Start("a")
     assert "did not answer `initialize` within 1 s\nnot an ACP agent" in str(raised.value)
