@@ -4,6 +4,8 @@ stops that process, instead of leaving it `ready` with every message failing."""
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -102,7 +104,8 @@ def test_a_connection_lost_while_the_process_lives_is_an_error_and_the_process_i
 
 
 def test_an_agent_that_closes_stdout_while_starting_fails_with_that_reason(open_app: Any) -> None:
-    app = open_app("  - name: mute\n    command: [sh, -c, 'exec >&-; exec sleep 60']\n")
+    command = json.dumps([sys.executable, "-c", "import os, time; os.close(1); time.sleep(60)"])
+    app = open_app(f"  - name: mute\n    command: {command}\n")
     with pytest.raises(UserError) as raised:
         app.sk.api.AgentService.Start("mute")
     assert "closed its output" in str(raised.value)
