@@ -15,7 +15,7 @@ import logging
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 log = logging.getLogger(__name__)
@@ -36,10 +36,18 @@ class Backend:
     gui_module: str  # what `webview.initialize` imports (it answers `Window.run_js`)
     bridge_module: str  # where the bridge is injected and the page's calls arrive
     platform: str  # the platform string its injected script is built with (api.js's switch)
+    # bridge_module's functions (qualified names) that must call a webview.util function: where
+    # the page's calls arrive (js_bridge_call) and where the bridge is injected (inject_pywebview)
+    calls: Mapping[str, str]
     applies: Mapping[str, str]  # patch -> why it is needed there
     not_needed: Mapping[str, str]  # patch -> why that backend needs none
     uncovered: Mapping[str, str]  # patch -> what it would need there and does not have yet
+    replaced: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # patch -> what it
+    # replaces in bridge_module (qualified names of classes and methods)
 
+
+JS_BRIDGE_CALL = "js_bridge_call"
+INJECT = "inject_pywebview"
 
 _SHARED_APPLIES = {
     "results": "the page's calls reach util.js_bridge_call, whose json.dumps is util's `json`",
@@ -51,6 +59,7 @@ QT = Backend(
     gui_module="webview.platforms.qt",
     bridge_module="webview.platforms.qt",
     platform="qtwebengine",
+    calls={"BrowserView.JSBridge.call": JS_BRIDGE_CALL, "BrowserView._set_js_api": INJECT},
     applies={
         "csp": "QtWebEngine enforces script-src; inject_pywebview builds the api with new Function",
         "without_eval": "runJavaScript runs in the page's world (0), where its CSP refuses eval",
@@ -60,6 +69,14 @@ QT = Backend(
     },
     not_needed={},
     uncovered={},
+    replaced={
+        "permissions": ("BrowserView.WebPage.onFeaturePermissionRequested",),
+        "navigation": (
+            "BrowserView.WebPage",
+            "BrowserView.NavigationHandler.acceptNavigationRequest",
+            "BrowserView.on_load_finished",
+        ),
+    },
 )
 
 GTK = Backend(
@@ -67,6 +84,7 @@ GTK = Backend(
     gui_module="webview.platforms.gtk",
     bridge_module="webview.platforms.gtk",
     platform="gtkwebkit2",
+    calls={"BrowserView.on_js_bridge_call": JS_BRIDGE_CALL, "BrowserView.on_load_finish": INJECT},
     applies={
         "csp": "WebKitGTK enforces script-src; inject_pywebview builds the api with new Function",
         "without_eval": "evaluate_javascript(world_name=None) runs under the page's CSP",
@@ -86,6 +104,10 @@ COCOA = Backend(
     gui_module="webview.platforms.cocoa",
     bridge_module="webview.platforms.cocoa",
     platform="cocoa",
+    calls={
+        "BrowserView.JSBridge.userContentController_didReceiveScriptMessage_": JS_BRIDGE_CALL,
+        "BrowserView.BrowserDelegate.webView_didFinishNavigation_": INJECT,
+    },
     applies={
         "csp": "WKWebView enforces script-src; inject_pywebview builds the api with new Function",
         "without_eval": "evaluateJavaScript runs in the page's world, where its CSP refuses eval",
@@ -106,6 +128,10 @@ EDGECHROMIUM = Backend(
     gui_module="webview.platforms.winforms",
     bridge_module="webview.platforms.edgechromium",
     platform="edgechromium",
+    calls={
+        "EdgeChrome.on_script_notify": JS_BRIDGE_CALL,
+        "EdgeChrome.on_navigation_completed": INJECT,
+    },
     applies={
         "csp": "WebView2 enforces script-src; inject_pywebview builds the api with new Function",
         "without_eval": "ExecuteScriptAsync runs in the page's world, where its CSP refuses eval",

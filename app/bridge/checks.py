@@ -30,11 +30,13 @@ from types import CodeType
 from typing import Any
 
 from app.bridge import csp
-from app.bridge.backends import Backend
+from app.bridge.backends import JS_BRIDGE_CALL, Backend
 from app.bridge.csp import BridgePatchError
 from app.models.wire import WireJson
 
 ReadCode = Callable[[str], CodeType]
+
+PATCH_FILES = {"permissions": "permissions.py", "navigation": "qt_navigation.py"}
 
 # Compact (json.dumps would add spaces) and a Mapping plain `json` cannot encode: only results.py's
 # encoder sends it as it is.
@@ -102,12 +104,23 @@ def verify_backend_code(backend: Backend, read: ReadCode) -> None:
     except (ImportError, SyntaxError) as err:
         raise fail(backend, "code", f"{err} cannot be read", "backends.py") from err
     imported = imported_from(bridge, "webview.util")
-    if "inject_pywebview" not in imported or backend.platform not in strings(bridge):
+    functions = {each.co_qualname: each for each in _codes(bridge)}
+    for qualname, called in backend.calls.items():
+        function = functions.get(qualname)
+        if called not in imported or function is None or called not in function.co_names:
+            what = "calls" if called == JS_BRIDGE_CALL else "injection"
+            patch = "allowlist.py" if called == JS_BRIDGE_CALL else "csp.py"
+            raise fail(
+                backend,
+                f"bridge {what}",
+                f"{backend.bridge_module}'s {qualname} no longer calls util's {called}",
+                patch,
+            )
+    if backend.platform not in strings(bridge):
         raise fail(
             backend,
             "bridge injection",
-            f"{backend.bridge_module} no longer calls util's inject_pywebview "
-            f"with '{backend.platform}'",
+            f"{backend.bridge_module} no longer builds the script for '{backend.platform}'",
             "csp.py",
         )
     if "load_js_files" in imported:
@@ -117,13 +130,6 @@ def verify_backend_code(backend: Backend, read: ReadCode) -> None:
             f"{backend.bridge_module} imports its own load_js_files",
             "csp.py",
         )
-    if "js_bridge_call" not in imported:
-        raise fail(
-            backend,
-            "bridge calls",
-            f"{backend.bridge_module} no longer takes js_bridge_call from webview.util",
-            "allowlist.py",
-        )
     if "evaluate_js" not in gui.co_names:
         raise fail(
             backend,
@@ -131,6 +137,15 @@ def verify_backend_code(backend: Backend, read: ReadCode) -> None:
             f"{backend.gui_module} has no evaluate_js for Window.run_js",
             "csp.py",
         )
+    for patch, names in backend.replaced.items():
+        missing = [name for name in names if name not in functions]
+        if missing:
+            raise fail(
+                backend,
+                "code",
+                f"{backend.bridge_module} no longer has {', '.join(missing)}",
+                f"{PATCH_FILES[patch]}",
+            )
 
 
 def imported_from(code: CodeType, module: str) -> set[str]:

@@ -13,6 +13,7 @@ weakened bridge (and a test fails).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -63,6 +64,7 @@ def install() -> None:
     if getattr(original, "__sidekicks_patched__", False):
         return
 
+    @functools.wraps(original)
     def load_js_files(window: Any, platform: str) -> tuple[str, str]:
         js_code, finish = original(window, platform)
         return patch_script(js_code), finish
