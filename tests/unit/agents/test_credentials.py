@@ -96,6 +96,7 @@ def test_a_keychain_that_refuses_falls_back_to_the_file(tmp_path: Path) -> None:
     assert KEY in (tmp_path / "secrets" / "secrets.json").read_text(encoding="utf-8")
 
 
+@pytest.mark.posix_only("POSIX modes 0700/0600: Windows keeps the user's files private by ACLs")
 def test_without_a_keychain_the_file_is_owner_only(tmp_path: Path) -> None:
     previous = keyring.get_keyring()
     keyring.set_keyring(fail.Keyring())
