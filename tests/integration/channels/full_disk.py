@@ -3,7 +3,8 @@
 Two ways, the same interface (`fill()`, `free()`):
 - `TinyDisk`: a real 1 MiB tmpfs mounted on the user config dir (where the history lives), filled
   with a file until the kernel says ENOSPC: LMDB fails exactly as on a full disk. Mounting needs
-  root (and a sandbox that allows it): where it cannot be mounted, the tests that need it skip.
+  root (and a sandbox that allows it): where it cannot be mounted, the tests that need it skip;
+  Linux only (TINY_DISK_MARK).
 - `InjectedDisk`: the history's write transactions fail at commit with the error py-lmdb raises
   on a full disk (`lmdb.DiskError`, "mdb_txn_commit: No space left on device"); what the change
   wrote is aborted, as LMDB does. Runs everywhere.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import errno
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
@@ -24,6 +26,8 @@ import pytest
 from app.history.lmdb_store import LmdbHistory
 
 TINY_DISK_SIZE = "1m"
+TINY_DISK_WHY = "a tmpfs mounted on the history's folder (mount -t tmpfs) is Linux's"
+TINY_DISK_MARK = pytest.mark.linux_only(TINY_DISK_WHY)
 
 
 class FullDisk(Protocol):
@@ -35,6 +39,8 @@ class FullDisk(Protocol):
 def tiny_disk_on(folder: Path) -> Iterator[TinyDisk]:
     """A fixture's body: a TinyDisk mounted on `folder`, unmounted after; the test skips where
     a tmpfs cannot be mounted."""
+    if not sys.platform.startswith("linux"):  # as the linux_only mark says it (TINY_DISK_MARK)
+        pytest.skip(f"linux_only: {TINY_DISK_WHY}")
     disk = TinyDisk(folder)
     if not disk.mount():
         pytest.skip("a tmpfs cannot be mounted here (not root, or not allowed)")
@@ -52,7 +58,10 @@ class TinyDisk:
 
     def mount(self) -> bool:
         command = ["mount", "-t", "tmpfs", "-o", f"size={TINY_DISK_SIZE},mode=0700", "tmpfs"]
-        done = subprocess.run([*command, str(self.folder)], capture_output=True, timeout=10)
+        try:
+            done = subprocess.run([*command, str(self.folder)], capture_output=True, timeout=10)
+        except OSError:  # no mount program
+            return False
         self.mounted = done.returncode == 0
         return self.mounted
 

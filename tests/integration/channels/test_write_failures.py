@@ -14,7 +14,13 @@ import pytest
 from app.core.errors import UserError
 from app.history.lmdb_store import LmdbHistory
 from tests.integration.channels.conftest import Chat
-from tests.integration.channels.full_disk import FullDisk, InjectedDisk, TinyDisk, tiny_disk_on
+from tests.integration.channels.full_disk import (
+    TINY_DISK_MARK,
+    FullDisk,
+    InjectedDisk,
+    TinyDisk,
+    tiny_disk_on,
+)
 
 NOT_SAVED = "this message could not be saved, so it was not sent: the disk is full"
 ANSWER_NOT_SAVED = "this answer could not be saved: the disk is full"
@@ -24,7 +30,7 @@ LMDB_WORDS = ("mdb_txn_commit", "DiskError", "No space left")
 LARGE = " " + "x" * 300_000
 
 
-@pytest.fixture(params=["tmpfs", "injected"])
+@pytest.fixture(params=[pytest.param("tmpfs", marks=TINY_DISK_MARK), "injected"])
 def disk_kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
