@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 from app.acp.prompts import IMAGE_LIMIT, PromptFile
+from app.config.atomic import replace_file
 from app.core.errors import UserError
 from app.core.ids import new_id
 from app.i18n import _
@@ -244,7 +245,7 @@ def _write_atomically(target: Path, data: bytes) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(temp, target)
+        replace_file(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise

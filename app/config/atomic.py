@@ -1,11 +1,87 @@
-"""Atomic writes: a crash mid-save leaves the old file or the new one, never a truncated one."""
+"""Atomic writes: a crash mid-save leaves the old file or the new one, never a truncated one.
+
+The last step, renaming the temporary file over the target, is `replace_file`: `os.replace` that
+waits out another program holding the target open on Windows. There, MoveFileEx fails while
+any process has the file open without FILE_SHARE_DELETE — an antivirus or the search indexer
+scanning it for a moment after each change, an editor reading it — with ERROR_ACCESS_DENIED
+(5), ERROR_SHARING_VIOLATION (32) or ERROR_LOCK_VIOLATION (33). Those end by themselves, so
+the rename is tried again with a short backoff for at most `REPLACE_PATIENCE` seconds, then
+`FileInUse` says so; the temporary file is removed by the caller and the old file is intact.
+
+On POSIX a rename is never blocked by another process's open file: EACCES or EPERM means the
+folder's permissions (or a sticky or immutable bit) refuse it, and they will refuse it again a
+moment later. Only errors that carry one of those Windows codes are retried — an error carries
+`winerror` only on Windows — so elsewhere the first error is raised at once, as before.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
+
+from app.i18n import _
+
+# Total time given to another program to let go of the target (the antivirus and indexer
+# scans it waits for last milliseconds; an editor that keeps the file open never lets go).
+REPLACE_PATIENCE = 2.0
+_FIRST_DELAY = 0.01
+_LONGEST_DELAY = 0.2
+# ERROR_ACCESS_DENIED, ERROR_SHARING_VIOLATION, ERROR_LOCK_VIOLATION
+_HELD_OPEN = frozenset({5, 32, 33})
+
+StrPath = str | os.PathLike[str]
+
+
+class FileInUse(OSError):
+    """The target stayed open in another program for the whole patience: nothing changed."""
+
+    def __init__(self, target: StrPath, waited: float) -> None:
+        sentence = _(
+            "another program kept {path} open for {seconds:.1f} s (an antivirus, a search "
+            "indexer or an editor?); the file was left as it was, try again"
+        ).format(path=os.fspath(target), seconds=waited)
+        super().__init__(errno.EBUSY, sentence, os.fspath(target))
+
+    def __str__(self) -> str:
+        return str(self.strerror)  # the sentence alone: callers put it inside their own
+
+
+def held_open(error: OSError) -> bool:
+    """Whether `error` is Windows refusing a rename because the file is open elsewhere."""
+    return getattr(error, "winerror", None) in _HELD_OPEN
+
+
+def replace_file(
+    source: StrPath,
+    target: StrPath,
+    *,
+    patience: float | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+) -> None:
+    """`os.replace(source, target)`, retried while Windows says another program holds the
+    target open; raises `FileInUse` after `patience` seconds (`REPLACE_PATIENCE` by default).
+    `source` is left in place on failure, for the caller to remove."""
+    budget = REPLACE_PATIENCE if patience is None else patience
+    start = clock()
+    delay = _FIRST_DELAY
+    while True:
+        try:
+            os.replace(source, target)
+            return
+        except PermissionError as error:
+            if not held_open(error):
+                raise
+            waited = clock() - start
+            if waited >= budget:
+                raise FileInUse(target, waited) from error
+        sleep(min(delay, max(budget - waited, 0.0)))
+        delay = min(delay * 2, _LONGEST_DELAY)
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -18,7 +94,7 @@ def write_atomic(path: Path, text: str) -> None:
             os.fsync(out.fileno())
         with contextlib.suppress(FileNotFoundError):
             os.chmod(tmp, target.stat().st_mode & 0o7777)
-        os.replace(tmp, target)
+        replace_file(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)

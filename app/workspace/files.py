@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.acp.workspace import WorkspaceError
+from app.config.atomic import replace_file
 from app.i18n import _
 
 # A text file an agent reads whole travels as one JSON-RPC line: past this, it is refused
@@ -150,7 +151,7 @@ def write_atomic(path: Path, data: bytes) -> None:
             f.flush()
             _keep_mode(f.fileno(), mode)
             os.fsync(f.fileno())
-        os.replace(temporary, path)
+        replace_file(temporary, path)
     except OSError as error:
         with contextlib.suppress(OSError):
             os.unlink(temporary)

@@ -14,6 +14,8 @@ from pathlib import Path
 from acp import RequestError
 from pydantic import BaseModel, ValidationError
 
+from app.config.atomic import replace_file
+
 CONTEXT_WINDOW = 200_000
 # What a real agent's system prompt and tool definitions would take before the first turn.
 BASE_CONTEXT_TOKENS = 1_200
@@ -125,7 +127,7 @@ def _write_atomic(path: Path, text: str) -> None:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
-        os.replace(tmp, path)
+        replace_file(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)

@@ -15,6 +15,7 @@ import json
 import os
 from pathlib import Path
 
+from app.config.atomic import replace_file
 from app.core.errors import UserError
 from app.i18n import _
 
@@ -75,7 +76,7 @@ class FileStore:
                 json.dump(entries, out)
                 out.flush()
                 os.fsync(out.fileno())
-            os.replace(temporary, self.path)
+            replace_file(temporary, self.path)
         except BaseException:
             with contextlib.suppress(OSError):
                 temporary.unlink()

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from app.config.atomic import replace_file
 from app.core.errors import UserError
 from app.i18n import _
 from app.models.conversation import Channel
@@ -61,7 +62,7 @@ def _write(target: Path, pieces: Iterable[str]) -> None:
             out.flush()
             os.fsync(out.fileno())
         os.chmod(tmp, 0o644)  # mkstemp makes it private; an export is an ordinary file
-        os.replace(tmp, target)
+        replace_file(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
