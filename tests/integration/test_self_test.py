@@ -1,0 +1,84 @@
+"""`python -m app --self-test`: the real window on this system's own backend (Qt offscreen here;
+cocoa on the macOS runner, edgechromium on Windows) proves the bridge and exits 0, says why and
+exits 1 when a step does not happen, and a pywebview whose code changed under a patch opens no
+window (exit 3, the backend named)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from app.bridge.backends import running_backend
+from app.bridge.window import ui_index
+
+ROOT = Path(__file__).resolve().parents[2]
+SECONDS = 90  # the app's own limit is 30 s for the steps; starting a window may be slow
+
+
+def app_env() -> dict[str, str]:
+    # Linux has no display here: Qt offscreen. macOS and Windows open their real window.
+    return {**os.environ, "QT_QPA_PLATFORM": "offscreen", "QTWEBENGINE_DISABLE_SANDBOX": "1"}
+
+
+def run(argv: list[str], prelude: str = "") -> subprocess.CompletedProcess[str]:
+    """`python -m app ARGV`, after `prelude` (Python run first in the app's process)."""
+    code = f"import sys\n{prelude}\nfrom app.__main__ import main\nsys.exit(main({argv!r}))"
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT, env=app_env(), capture_output=True, text=True, timeout=SECONDS,
+    )  # fmt: skip
+
+
+def config(tmp_path: Path) -> str:
+    path = tmp_path / "agents.yaml"
+    path.write_text("agents: []\n", encoding="utf-8")
+    return str(path)
+
+
+def test_the_self_test_proves_the_bridge_in_the_real_window_and_exits_0(tmp_path: Path) -> None:
+    assert ui_index().is_file(), "the self-test needs the built UI (cd ui && npm run build)"
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "--self-test", "--config", config(tmp_path)],
+        cwd=ROOT, env=app_env(), capture_output=True, text=True, timeout=SECONDS,
+    )  # fmt: skip
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert f"self-test passed on the {running_backend().name} backend" in output
+    assert "'call': 'ok', 'event': True, 'inline': 'refused'" in output
+
+
+def test_the_environment_variable_asks_for_the_self_test_too(tmp_path: Path) -> None:
+    env = {**app_env(), "SIDEKICKS_SELF_TEST": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "--config", config(tmp_path)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=SECONDS,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "self-test passed" in result.stderr
+
+
+def test_a_self_test_whose_event_never_arrives_exits_1_with_the_reason(tmp_path: Path) -> None:
+    prelude = (
+        "from app.bridge import self_test, pump\n"
+        "self_test.TIMEOUT_SECONDS = 12\n"
+        "put = pump.EventPump.put\n"
+        "pump.EventPump.put = lambda s, n, p: None if n == self_test.EVENT else put(s, n, p)\n"
+    )
+    result = run(["--self-test", "--config", config(tmp_path)], prelude)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    backend = running_backend().name
+    assert f"self-test failed on the {backend} backend: the pushed event did not reach" in output
+
+
+def test_a_changed_pywebview_opens_no_window_and_names_the_backend(tmp_path: Path) -> None:
+    prelude = "from app.bridge import csp\ncsp.ORIGINAL = csp.ORIGINAL.replace('new', 'old')\n"
+    result = run(["--config", config(tmp_path)], prelude)
+    assert result.returncode == 3, result.stdout + result.stderr
+    backend = running_backend().name
+    assert (
+        f"sidekicks: pywebview's bridge script for the {backend} backend changed" in result.stderr
+    )
+    assert "opening the window" not in result.stderr
