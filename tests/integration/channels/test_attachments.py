@@ -20,7 +20,7 @@ from tests.integration.channels.conftest import Chat
 def two_files(tmp_path: Path) -> tuple[Path, Path]:
     """A text file and a binary file."""
     notes = tmp_path / "notes.md"
-    notes.write_text("# Notes\nfirst line é\n", encoding="utf-8")
+    notes.write_text("# Notes\nfirst line é\n", encoding="utf-8", newline="\n")  # sent as is
     blob = tmp_path / "data.bin"
     blob.write_bytes(b"\x00\x01\x02binary")
     return notes, blob

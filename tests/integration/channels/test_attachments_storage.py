@@ -91,7 +91,7 @@ def test_an_attachment_taken_back_before_sending_is_forgotten_with_its_copy(
     [
         ("notes.txt", "absolute path"),
         ("", "absolute path"),
-        ("/no/such/file.txt", "does not exist"),
+        ("{tmp}/no/such/file.txt", "does not exist"),  # absolute on every system
         ("{tmp}", "is not a file"),
     ],
 )

@@ -15,7 +15,7 @@ from tests.integration.workspace.conftest import Desk
 def test_each_write_is_a_change_record_of_its_answer_with_a_diff(desk: Desk) -> None:
     room = desk.channels.Direct("writer").id
     old = desk.work / "old.txt"
-    old.write_text("a\nb\n", encoding="utf-8")
+    old.write_text("a\nb\n", encoding="utf-8", newline="\n")  # the diff is of these bytes
     new = desk.work / "new.txt"
     mark = desk.log.mark()
     desk.run(room, [{"write": str(old), "text": "a\nB\nc\n"}, {"write": str(new), "text": "n\n"}])
