@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from app.sidekicks import Sidekicks
 
 
+# `Sidekicks --launch-agent claude`: app/agents/launcher.py from the packaged app (no Python
+# there to run it), what its default configuration writes on Windows.
+LAUNCH_AGENT = "--launch-agent"
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="sidekicks", description="A desktop home for local ACP coding agents."
@@ -53,7 +58,13 @@ def _run_headless(app: Sidekicks) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == [LAUNCH_AGENT]:
+        # Before argparse: what follows is the agent's command line, options included.
+        from app.agents.launcher import main as launch_agent
+
+        return launch_agent(argv[1:])
+    args = parse_args(argv)
     if args.agent:
         # A built-in agent speaks ACP on stdio: nothing else may write to stdout.
         from app.agents.builtin import run_builtin

@@ -1,14 +1,41 @@
 """The configuration written on first start: the demo agent, and well-known agents commented out.
 
-The commented-out agents start through scripts/agents.sh (bundled with the app), by its absolute
-path at the time the file is written.
+The commented-out agents start through a launcher, by its absolute path at the time the file is
+written: scripts/agents.sh (bundled with the app) on Linux and macOS; on Windows, where there is
+no bash, app/agents/launcher.py — run by this Python from source, or as `Sidekicks.exe
+--launch-agent` from the packaged app, which has no Python to offer.
 """
 
-from app.paths import resource_path
+import json
+import re
+import sys
+
+from app.paths import is_frozen, resource_path
+
+# What YAML reads as itself in a flow sequence (`[a, b]`); anything else is written quoted.
+_PLAIN = re.compile(r"[A-Za-z0-9_./+-]+")
 
 
-def default_config_text() -> str:
-    return DEFAULT_CONFIG.replace("AGENTS_SH", str(resource_path("scripts", "agents.sh")))
+def agent_launcher(
+    platform: str = sys.platform, frozen: bool | None = None, executable: str = sys.executable
+) -> list[str]:
+    """The command that starts a well-known agent by short name (the name follows)."""
+    if platform != "win32":
+        return [str(resource_path("scripts", "agents.sh"))]
+    if is_frozen() if frozen is None else frozen:
+        return [executable, "--launch-agent"]
+    return [executable, str(resource_path("app", "agents", "launcher.py"))]
+
+
+def _flow_items(items: list[str]) -> str:
+    return ", ".join(item if _PLAIN.fullmatch(item) else json.dumps(item) for item in items)
+
+
+def default_config_text(
+    platform: str = sys.platform, frozen: bool | None = None, executable: str = sys.executable
+) -> str:
+    launcher = agent_launcher(platform, frozen, executable)
+    return DEFAULT_CONFIG.replace("AGENTS_SH", _flow_items(launcher))
 
 
 DEFAULT_CONFIG = """\
@@ -31,7 +58,7 @@ agents:                  # the app shows them in this order
     builtin: demo
 
   # Uncomment an agent to use it. Each needs its own CLI installed and signed in (or an API
-  # key in `env`). agents.sh starts it with your environment and stops it cleanly.
+  # key in `env`). The launcher starts it with your environment and stops it cleanly.
   # - name: claude
   #   title: Claude Code
   #   icon: "✳️"

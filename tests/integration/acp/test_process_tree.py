@@ -22,6 +22,7 @@ TREE_AGENT = str(Path(__file__).resolve().parents[2] / "fakes" / "tree_agent.py"
 
 def read_pids(pidfile: Path) -> tuple[int, int]:
     text = wait_for(lambda: pidfile.exists() and pidfile.read_text(), timeout=20, what="pids")
+    assert isinstance(text, str)
     agent, grandchild = (int(pid) for pid in text.split())
     return agent, grandchild
 

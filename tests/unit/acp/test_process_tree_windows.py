@@ -148,7 +148,8 @@ class FakeProc:
     """What AgentProcess uses of an asyncio process, backed by the simulated kernel."""
 
     def __init__(self, kernel: FakeKernel32, exits_on_eof: bool) -> None:
-        self.pid, self.returncode = AGENT, None
+        self.pid = AGENT
+        self.returncode: int | None = None
         self._kernel = kernel
         kernel.running.add(AGENT)
         kernel.on_exit = self._exited
