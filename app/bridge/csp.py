@@ -8,7 +8,9 @@ pywebview relies on eval twice, and a strict CSP refuses both (EvalError):
   (`run_js`), which is all those calls and the event pump need.
 Allowing 'unsafe-eval' instead would let any string reach the JS compiler. The patch is exact:
 if pywebview's script changes, the app refuses to start rather than run with a broken or
-weakened bridge (and a test fails).
+weakened bridge (checks.py, before the window opens, names the backend; and a test fails).
+Every backend (qt, gtk, cocoa, edgechromium) builds its script through util.load_js_files and
+evaluates in the page's world under its CSP: both halves apply to all (backends.py).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from typing import Any
+
+from app.bridge.backends import BACKENDS
 
 ORIGINAL = """      nestedObject[functionName] = new Function(
         sanitize_params(params),
@@ -36,13 +40,19 @@ CLOSURE = """      nestedObject[functionName] = (function (name) {
 
 
 class BridgePatchError(RuntimeError):
-    pass
+    """pywebview's code differs from what a patch of app/bridge was written for: the app refuses
+    to open its window (`python -m app` exits with 3, the message said on stderr and logged)."""
 
 
-def patch_script(js_code: str) -> str:
+# The platform string each backend builds its script with, and the backend's name.
+_BACKEND_OF = {backend.platform: backend.name for backend in BACKENDS.values()}
+
+
+def patch_script(js_code: str, backend: str = "any") -> str:
     if ORIGINAL not in js_code:
         raise BridgePatchError(
-            "pywebview's bridge script changed: app/bridge/csp.py must be updated"
+            f"pywebview's bridge script for the {backend} backend changed: "
+            "app/bridge/csp.py must be updated"
         )
     return js_code.replace(ORIGINAL, CLOSURE)
 
@@ -67,7 +77,7 @@ def install() -> None:
     @functools.wraps(original)
     def load_js_files(window: Any, platform: str) -> tuple[str, str]:
         js_code, finish = original(window, platform)
-        return patch_script(js_code), finish
+        return patch_script(js_code, _BACKEND_OF.get(platform, platform)), finish
 
     load_js_files.__sidekicks_patched__ = True  # type: ignore[attr-defined]
     util.load_js_files = load_js_files  # type: ignore[assignment]

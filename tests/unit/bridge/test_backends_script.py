@@ -189,7 +189,7 @@ def installed(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(util, "load_js_files", util.load_js_files)
     monkeypatch.setattr(util, "js_bridge_call", util.js_bridge_call)
-    monkeypatch.setattr(webview, "initialize", webview.initialize)
+    monkeypatch.setattr(webview, "initialize", webview.initialize)  # type: ignore[attr-defined]
     for name, module in list(sys.modules.items()):
         if name.startswith("webview.") and hasattr(module, "js_bridge_call"):
             monkeypatch.setattr(module, "js_bridge_call", module.js_bridge_call)
@@ -250,3 +250,12 @@ def test_an_answer_wrapped_in_eval_as_pywebview_sends_it_is_refused(
     assert outcome is not None
     assert "Code generation from strings disallowed" in outcome["answerError"]
     assert outcome.get("pending") is True  # the page would wait forever: hence csp.without_eval
+
+
+@pytest.mark.parametrize("backend", BACKENDS.values(), ids=BACKENDS.keys())
+def test_the_loader_refuses_a_changed_script_naming_the_backend(
+    monkeypatch: pytest.MonkeyPatch, backend: Backend
+) -> None:
+    monkeypatch.setattr(csp, "ORIGINAL", csp.ORIGINAL.replace("new Function", "Function"))
+    with pytest.raises(csp.BridgePatchError, match=f"for the {backend.name} backend changed"):
+        util.load_js_files(PageWindow(), backend.platform)  # type: ignore[arg-type]
