@@ -4,7 +4,8 @@ pywebview's Qt backend answers them with a bare int where PyQt6 wants an enum: t
 it raises inside the Qt signal aborts the whole app, so one `Notification.requestPermission()`
 (or any agent-influenced page feature asking for a permission) would kill Sidekicks. We answer
 with the right enum instead, and deny every feature: the UI needs none of them (the page
-cannot reach a camera, a microphone, the screen or the location).
+cannot reach a camera, a microphone, the screen or the location). The other backends need no
+such patch: they answer or prompt by themselves without crashing (backends.py says how).
 """
 
 from __future__ import annotations

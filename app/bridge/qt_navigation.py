@@ -1,12 +1,12 @@
-"""The navigation lock in the Qt backend (Linux): app/bridge/navigation.py's policy applied where
+"""The navigation lock in the Qt backend: app/bridge/navigation.py's policy applied where
 QtWebEngine asks whether to navigate.
 
 pywebview's Qt page accepts every navigation of the window (it has no `acceptNavigationRequest`
 under QtWebEngine) and gives the bridge to whatever page then loads; its page for new windows
 hands every address, whatever the scheme, to the system's opener. Both methods are replaced on
-pywebview's classes before the window exists. macOS and Windows (cocoa, edgechromium) have no such
-hook here yet: there the CSP (no frames, no script from elsewhere) and the bridge's allow-list
-(app/bridge/allowlist.py) hold, and issue #18 covers those backends.
+pywebview's classes before the window exists. The gtk, cocoa and edgechromium backends have no
+such hook yet: backends.py says, for each, what its own navigation handling does (uncovered); there
+the CSP (no frames, no script from elsewhere) and the bridge's allow-list (allowlist.py) hold.
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
 """The desktop window: pywebview hosting ui/dist, the services as its js_api, events pumped in.
 
-Linux uses the Qt backend (PyQt6; DESIGN §5), macOS and Windows their native ones. Closing the
-window stops the answers and every agent and closes the history (Sidekicks.close, after
-webview.start returns, on the main thread: the GUI thread is never blocked by it).
+Linux uses the Qt backend (PyQt6; DESIGN §5; WebKitGTK with $SIDEKICKS_GUI=gtk), macOS and
+Windows their native ones (cocoa, edgechromium): backends.py, checked by checks.py at each start.
+Closing the window stops the answers and every agent and closes the history (Sidekicks.close,
+after webview.start returns, on the main thread: the GUI thread is never blocked by it).
+`--self-test` opens it, proves the bridge and closes it (self_test.py).
 """
 
 from __future__ import annotations
