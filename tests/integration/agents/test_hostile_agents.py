@@ -16,7 +16,7 @@ from app import Sidekicks
 from app.agents.supervisor import Tuning
 from app.core.errors import UserError
 from tests.agents import agent_yaml, write_config
-from tests.processes import alive
+from tests.running import running
 from tests.waiting import EventLog, wait_for
 
 FAST = Tuning(stdin_grace=1.0, term_grace=1.0, initialize_timeout=10.0)
@@ -98,7 +98,7 @@ def test_a_connection_lost_while_the_process_lives_is_an_error_and_the_process_i
     event = app.log.wait("agent:state", lambda p: p["state"] == "error", timeout=10)
     assert reason in event["error"]
     assert app.state("lost")[0] == "error"
-    wait_for(lambda: not alive(pid), timeout=10, what="the agent's process to be stopped")
+    wait_for(lambda: not running(pid), timeout=10, what="the agent's process to be stopped")
     # The user can start it again.
     assert app.sk.api.AgentService.Start("lost").state == "ready"
 

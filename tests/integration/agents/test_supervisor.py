@@ -16,6 +16,7 @@ from app.agents.supervisor import Tuning
 from app.core.errors import UserError
 from app.models.agents import AgentInfo
 from tests.agents import agent_yaml, write_config
+from tests.running import running
 from tests.waiting import EventLog, wait_for
 
 FAST = Tuning(stdin_grace=1.0, term_grace=1.0, idle_check_period=0.05, initialize_timeout=5.0)
@@ -346,9 +347,7 @@ def test_stopping_a_stubborn_agent_ends_it_and_its_grandchildren(
     ]
     assert len(pids) == 2
     sk.api.AgentService.Stop("a")  # stdin closed, 5 s, SIGTERM (ignored), 3 s, SIGKILL
-    from tests.processes import alive
-
-    assert not any(alive(pid) for pid in pids)
+    assert not any(running(pid) for pid in pids)
     assert agent(sk, "a").state == "stopped"
 
 

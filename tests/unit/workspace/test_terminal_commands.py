@@ -15,10 +15,12 @@ import pytest
 from app.acp.workspace import TerminalRequest, WorkspaceError
 from app.models.conversation import TerminalView
 from app.workspace import terminals as terminals_module
-from app.workspace.terminals import Terminals
-from tests.processes import alive
+from app.workspace.terminals import Terminals, command_line
+from tests.running import running
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX process groups")
+# Ending a command's whole tree: a POSIX process group gets SIGTERM, then SIGKILL; on Windows
+# CTRL_BREAK_EVENT, then taskkill /T, which ends the tree while its command still runs.
+GROUPS = "SIGTERM to the command's process group, seen as its exit signal (Windows: taskkill /T)"
 
 # Starts a grandchild that ignores SIGTERM, says both pids, then waits (ignoring nothing).
 STUBBORN = """
@@ -54,7 +56,9 @@ def run(
     feed = RecordingFeed()
 
     async def main() -> None:
-        terminals = Terminals(cwd, dict(os.environ, AGENT_VAR="agent"), feed)
+        # The commands are Python: UTF-8 output on every system (Windows pipes: the ANSI code page).
+        env = dict(os.environ, AGENT_VAR="agent", PYTHONIOENCODING="utf-8")
+        terminals = Terminals(cwd, env, feed)
         try:
             async with asyncio.timeout(20):
                 await scenario(terminals, feed)
@@ -161,6 +165,7 @@ def stubborn_pids(feed: RecordingFeed) -> list[int]:
     return [int(text.split("pids ")[1].split()[0])]
 
 
+@pytest.mark.posix_only(GROUPS)
 @pytest.mark.parametrize("how", ["kill", "release", "close"])
 def test_a_grandchild_that_ignores_sigterm_is_gone_after_each_way_of_ending(
     tmp_path: Path, how: str
@@ -183,7 +188,7 @@ def test_a_grandchild_that_ignores_sigterm_is_gone_after_each_way_of_ending(
             await terminals.close()
             with pytest.raises(WorkspaceError):
                 await terminals.create(TerminalRequest(command="true"))
-        assert not any(alive(pid) for pid in seen["pids"])  # type: ignore[attr-defined]
+        assert not any(running(pid) for pid in seen["pids"])  # type: ignore[attr-defined]
 
     feed = run(scenario, tmp_path)
     assert feed.exited_views and feed.exited_views[0].signal == "SIGTERM"
@@ -191,6 +196,10 @@ def test_a_grandchild_that_ignores_sigterm_is_gone_after_each_way_of_ending(
         assert seen["exit"] is not None
 
 
+@pytest.mark.posix_only(
+    "a child its command left running is found by the process group: on Windows taskkill /T"
+    " needs the command still running (a Job Object per command would find it)"
+)
 def test_a_command_that_leaves_a_background_child_ends_and_release_ends_the_child(
     tmp_path: Path,
 ) -> None:
@@ -203,9 +212,9 @@ def test_a_command_that_leaves_a_background_child_ends_and_release_ends_the_chil
         tid = await terminals.create(python(script))
         assert (await terminals.wait(tid)).exit_code == 0  # the pipe is still open: not waited
         child = int((await terminals.output(tid)).output.strip())
-        assert alive(child)
+        assert running(child)
         await terminals.release(tid)
-        assert not alive(child)
+        assert not running(child)
 
     run(scenario, tmp_path)
 
@@ -228,11 +237,12 @@ def test_past_the_terminal_cap_the_oldest_ended_is_forgotten_and_running_ones_re
     run(scenario, tmp_path)
 
 
+@pytest.mark.posix_only("the command line is /bin/sh's syntax (Windows runs it in cmd.exe)")
 def test_a_whole_command_line_without_args_runs_in_the_shell_and_args_are_never_reinterpreted(
     tmp_path: Path,
 ) -> None:
     program = tmp_path / "my tool"  # a program whose path holds a space runs as itself
-    program.write_text("#!/bin/sh\necho tool ran\n")
+    program.write_text("#!/bin/sh\necho tool ran\n", encoding="utf-8")
     program.chmod(0o755)
 
     async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
@@ -247,5 +257,31 @@ def test_a_whole_command_line_without_args_runs_in_the_shell_and_args_are_never_
         spaced = await terminals.create(TerminalRequest(command=str(program)))
         await terminals.wait(spaced)
         assert (await terminals.output(spaced)).output == "tool ran\n"
+
+    run(scenario, tmp_path)
+
+
+def test_a_command_line_goes_to_cmd_exe_on_windows_and_a_program_with_args_runs_as_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "platform", "win32")
+    env = {"COMSPEC": r"C:\Windows\system32\cmd.exe"}
+    assert command_line("npm test && dir", (), env) == [
+        r"C:\Windows\system32\cmd.exe",
+        "/d",
+        "/s",
+        "/c",
+        "npm test && dir",
+    ]
+    assert command_line("npm test", (), {})[:4] == ["cmd.exe", "/d", "/s", "/c"]
+    assert command_line("npm", ("test", "&&"), env) == ["npm", "test", "&&"]
+
+
+@pytest.mark.windows_only("cmd.exe runs the command line")
+def test_a_whole_command_line_runs_in_cmd_exe(tmp_path: Path) -> None:
+    async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
+        line = await terminals.create(TerminalRequest(command="echo one && echo two"))
+        assert (await terminals.wait(line)).exit_code == 0
+        assert (await terminals.output(line)).output.split() == ["one", "two"]
 
     run(scenario, tmp_path)
