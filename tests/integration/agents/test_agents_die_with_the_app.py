@@ -24,7 +24,9 @@ from tests.agents import agent_yaml, write_config
 from tests.integration.app_process import ROOT, AppProcess
 from tests.waiting import EventLog, wait_for
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux: /proc")
+pytestmark = pytest.mark.linux_only(
+    "PDEATHSIG and the run records read /proc; Windows: tests/integration/acp/test_process_tree.py"
+)
 
 # A headless app in a process of its own: starts agent `a`, says so, then runs until killed.
 APP = """

@@ -15,6 +15,10 @@ from tests.agents import fake_command, write_config
 from tests.processes import alive
 from tests.waiting import wait_for
 
+pytestmark = pytest.mark.posix_only(
+    "agents.sh is a bash script; on Windows the launcher replaces it (test_agent_launcher.py)"
+)
+
 SCRIPT = str(resource_path("scripts", "agents.sh"))
 
 

@@ -67,6 +67,7 @@ def test_signing_in_in_a_terminal_lets_the_agent_answer(claude: App, tmp_path: P
     assert answer["role"] == "agent" and not answer["error"]
 
 
+@pytest.mark.linux_only("finds the login program in /proc by its command line")
 def test_a_terminal_the_person_closes_is_killed_without_a_restart(claude: App) -> None:
     claude.sk.api.AgentService.Start("claude")
     opened = claude.sk.api.AgentService.SignInTerminal("claude", "console-login", 80, 24)
@@ -82,6 +83,7 @@ def test_a_terminal_the_person_closes_is_killed_without_a_restart(claude: App) -
         claude.sk.api.AgentService.TerminalInput(opened.terminal, "late\r")
 
 
+@pytest.mark.linux_only("finds the login program in /proc by its command line")
 def test_closing_the_app_kills_its_sign_in_terminals(claude: App) -> None:
     opened = claude.sk.api.AgentService.SignInTerminal("claude", "claude-ai-login", 80, 24)
     wait_output(claude, opened.terminal, "Paste your code: ")

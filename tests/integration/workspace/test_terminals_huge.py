@@ -35,7 +35,7 @@ def status(field: str) -> int:
     raise AssertionError(field)
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
+@pytest.mark.linux_only("measures memory in /proc/self/status")
 def test_twenty_megabytes_of_output_keep_memory_bounded_and_history_keeps_the_tail(
     open_desk: Callable[[], Desk],
 ) -> None:

@@ -18,7 +18,7 @@ from tests.integration.workspace.conftest import config_text
 from tests.integration.workspace.test_terminals_no_orphans import STUBBORN
 from tests.waiting import wait_for
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux: /proc")
+pytestmark = pytest.mark.linux_only("PDEATHSIG and the run records: /proc")
 
 # A headless app in a process of its own: asks the agent to run the actions in argv[2], prints
 # the command's "pids …" line once its child is armed, then runs until killed.

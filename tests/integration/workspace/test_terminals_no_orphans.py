@@ -14,7 +14,7 @@ from tests.integration.workspace.conftest import Desk
 from tests.processes import alive
 from tests.waiting import wait_for
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
+pytestmark = pytest.mark.linux_only("finds the commands' processes in /proc")
 
 # The command starts a child that ignores SIGTERM, says both pids, and waits.
 STUBBORN = (

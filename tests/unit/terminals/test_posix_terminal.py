@@ -13,7 +13,7 @@ import pytest
 from app.terminals.base import open_terminal
 from tests.processes import alive
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
+pytestmark = pytest.mark.posix_only("POSIX pseudo-terminals (Windows: test_windows_terminal.py)")
 
 SHOW_TTY = """
 import os, shutil, signal, sys
