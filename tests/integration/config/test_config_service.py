@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 
 from app import Sidekicks
-from app.config.defaults import default_config_text
+from app.config.defaults import agent_launcher, default_config_text
 from app.core.errors import ConfigError, UserError
-from app.paths import resource_path
 from tests.integration.config.conftest import VALID
 from tests.waiting import EventLog
 
@@ -28,11 +27,14 @@ def test_first_start_creates_the_default_config_with_the_demo_agent(user_config_
         assert info.valid is True
         text = default.read_text(encoding="utf-8")
         assert text == default_config_text()
-        script = resource_path("scripts", "agents.sh")
-        assert script.is_file()
+        # agents.sh, or on Windows the Python launcher (app/agents/launcher.py) run by Python
+        launcher = agent_launcher()
+        assert Path(launcher[-1]).is_file()
+        commands = [line for line in text.splitlines() if line.startswith("  #   command: [")]
         for agent in ("claude", "codex", "gemini", "opencode", "goose"):
             assert f"  # - name: {agent}\n" in text
-            assert f"  #   command: [{script}, {agent}]\n" in text
+            assert any(line.endswith(f", {agent}]") for line in commands), commands
+        assert all(Path(launcher[-1]).name in line for line in commands), commands
     with Sidekicks() as sk:
         assert sk.api.ConfigService.Current().created is False
 
