@@ -10,7 +10,9 @@ grace, SIGKILL; then deletes the file.
 A process is only signalled when it is provably ours: a member of a recorded group, started no
 earlier than the agent, whose environment carries that run's mark (RUN_MARK=<app pid>:<app start
 time>, given to every agent and inherited by its children). A recycled pid or group id is
-never killed. Linux only (/proc); Windows agents die with the app's job (lifeline.py).
+never killed. Linux only (/proc). Elsewhere nothing is written and nothing swept: on Windows each
+agent's kill-on-close job ends its whole tree with the app (process_tree_windows.py); macOS has
+no equivalent (lifeline.py).
 """
 
 from __future__ import annotations
