@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -44,7 +45,9 @@ def check(root: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(SCRIPT), "--root", str(root), "check"],
         capture_output=True,
-        text=True,
+        # The messages it prints are UTF-8 on every system (Windows pipes: the ANSI code page).
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        encoding="utf-8",
         timeout=60,
         check=False,
     )
