@@ -3,6 +3,7 @@ to the configuration file like `cwd`."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from app.config.model import json_schema
@@ -18,10 +19,12 @@ AGENT = "agents:\n  - name: a\n    builtin: demo\n"
 
 def test_folders_are_a_list_of_paths_kept_in_the_model(tmp_path: Path) -> None:
     (tmp_path / "docs").mkdir()
-    result = validate(AGENT + "    folders: [docs, /tmp]\n", tmp_path)
+    elsewhere = str(tmp_path / "elsewhere")  # an absolute folder on every system
+    Path(elsewhere).mkdir()
+    result = validate(AGENT + f"    folders: [docs, {json.dumps(elsewhere)}]\n", tmp_path)
     assert result.valid and result.entries == []
     assert result.config is not None
-    assert result.config.agents[0].folders == ["docs", "/tmp"]
+    assert result.config.agents[0].folders == ["docs", elsewhere]
 
 
 def test_a_missing_folder_is_a_warning_at_its_entry(tmp_path: Path) -> None:
