@@ -5,6 +5,11 @@ first Sidekicks to open a configuration's history takes this lock and the next o
 memory. The lock belongs to an open file, not to a pid written in a file: the operating
 system releases it when the file is closed or the process dies, however it dies (SIGKILL,
 power loss), so a crash never leaves a stale lock behind.
+
+POSIX (Linux, macOS): flock. Windows has no flock: the lock is LockFileEx on the file's first
+byte (app/history/windows_lock.py), which Windows also drops when the handle is closed or the
+process ends. The system is looked up when a lock is taken, not at import, so tests can run
+the Windows path here with its API simulated.
 """
 
 from __future__ import annotations
@@ -13,32 +18,17 @@ import os
 import sys
 from pathlib import Path
 
+from app.history.windows_lock import LockHeld, WindowsLocking
+
 LOCK_FILE_NAME = "sidekicks.lock"
 
-
-class LockHeld(Exception):
-    """Another process (or another open in this process) holds the lock."""
+__all__ = ["LOCK_FILE_NAME", "FolderLock", "LockHeld"]
 
 
-if sys.platform == "win32":
-    import msvcrt
+class _PosixLocking:
+    def try_lock(self, fd: int) -> None:
+        import fcntl
 
-    def _try_lock(fd: int) -> None:
-        # Locks one byte at offset 0; LK_NBLCK fails at once instead of retrying for 10 s.
-        os.lseek(fd, 0, os.SEEK_SET)
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        except OSError as error:
-            raise LockHeld(str(error)) from error
-
-    def _unlock(fd: int) -> None:
-        os.lseek(fd, 0, os.SEEK_SET)
-        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-
-else:
-    import fcntl
-
-    def _try_lock(fd: int) -> None:
         # flock (not fcntl/lockf record locks): it belongs to this open file description, so
         # a second open of the same file, even in this process, is refused too, and closing
         # some other descriptor of the file (LMDB's own) does not drop it.
@@ -47,31 +37,39 @@ else:
         except BlockingIOError as error:
             raise LockHeld(str(error)) from error
 
-    def _unlock(fd: int) -> None:
+    def unlock(self, fd: int) -> None:
+        import fcntl
+
         fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def _locking() -> _PosixLocking | WindowsLocking:
+    return WindowsLocking() if sys.platform == "win32" else _PosixLocking()
 
 
 class FolderLock:
     """The exclusive lock on `<folder>/sidekicks.lock`, held until `release()`."""
 
-    def __init__(self, path: Path, fd: int) -> None:
+    def __init__(self, path: Path, fd: int, locking: _PosixLocking | WindowsLocking) -> None:
         self.path = path
         self._fd: int | None = fd
+        self._locking = locking
 
     @classmethod
     def take(cls, folder: Path) -> FolderLock:
         """Takes the lock without waiting. Raises `LockHeld` if someone else has it, and
         `OSError` if the lock file cannot be created or opened."""
         path = folder / LOCK_FILE_NAME
+        locking = _locking()
         # os.open makes non-inheritable descriptors (PEP 446): agents we spawn never hold
         # the lock after we die.
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            _try_lock(fd)
+            locking.try_lock(fd)
         except BaseException:
             os.close(fd)
             raise
-        return cls(path, fd)
+        return cls(path, fd, locking)
 
     @property
     def held(self) -> bool:
@@ -83,6 +81,6 @@ class FolderLock:
         if fd is None:
             return
         try:
-            _unlock(fd)
+            self._locking.unlock(fd)
         finally:
             os.close(fd)  # closing releases it anyway; the explicit unlock is for clarity

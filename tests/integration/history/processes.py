@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
-import selectors
+import queue
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).resolve().parent
@@ -28,44 +30,54 @@ def start(script: str, *args: str) -> subprocess.Popen[bytes]:
 
 class LineReader:
     """Reads a child's stdout line by line without blocking forever: each wait has a deadline,
-    and a child that dies early ends the wait with its stderr in the failure message."""
+    and a child that dies early ends the wait with its stderr in the failure message. A thread
+    reads the pipe (select() takes no pipes on Windows), so it runs on every system."""
 
     def __init__(self, process: subprocess.Popen[bytes]) -> None:
         assert process.stdout is not None
         self.process = process
-        self._fd = process.stdout.fileno()
-        self._buffer = b""
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self._fd, selectors.EVENT_READ)
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._ended = False
+        self._thread = threading.Thread(target=self._pump, args=(process.stdout,), daemon=True)
+        self._thread.start()
 
     def lines(self, count: int, timeout: float = 10.0) -> list[str]:
         deadline = time.monotonic() + timeout
-        while self._buffer.count(b"\n") < count:
+        got: list[str] = []
+        while len(got) < count:
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"timed out after {timeout}s waiting for {count} lines")
-            if self._selector.select(left) and not self._read():
+            try:
+                line = None if self._ended else self._lines.get(timeout=max(left, 0))
+            except queue.Empty:
+                raise AssertionError(
+                    f"timed out after {timeout}s waiting for {count} lines"
+                ) from None
+            if line is None:
+                self._ended = True
                 raise AssertionError(f"the child ended early: {self._stderr()}")
-        return [self._pop_line() for _ in range(count)]
+            got.append(line)
+        return got
 
     def rest(self) -> list[str]:
         """Every complete line the (ended) child wrote; a line cut by its death is dropped."""
-        while self._read():
-            pass
-        complete = self._buffer.count(b"\n")
-        return [self._pop_line() for _ in range(complete)]
+        self._thread.join(10)
+        rest: list[str] = []
+        while not self._ended and (line := self._lines.get(timeout=10)) is not None:
+            rest.append(line)
+        self._ended = True
+        return rest
 
     def close(self) -> None:
-        self._selector.close()
+        self._thread.join(10)  # the child has ended: its stdout is at its end
 
-    def _read(self) -> bool:
-        chunk = os.read(self._fd, 65536)
-        self._buffer += chunk
-        return bool(chunk)
-
-    def _pop_line(self) -> str:
-        line, self._buffer = self._buffer.split(b"\n", 1)
-        return line.decode()
+    def _pump(self, stream: IO[bytes]) -> None:
+        # readline returns a line without its newline only at the end of the stream: the line
+        # a killed child was writing, dropped. The child's text stdout ends lines with \r\n
+        # on Windows.
+        for line in iter(stream.readline, b""):
+            if line.endswith(b"\n"):
+                self._lines.put(line.rstrip(b"\r\n").decode())
+        self._lines.put(None)
 
     def _stderr(self) -> str:
         self.process.wait(timeout=5)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import random
-import signal
 from pathlib import Path
 
 import pytest
@@ -27,7 +26,7 @@ def run_writer_and_kill_it(config_path: Path, channel_id: str, rng: random.Rando
     reader = LineReader(writer)
     try:
         printed = reader.lines(rng.randint(1, 25))
-        os.kill(writer.pid, signal.SIGKILL)
+        writer.kill()  # SIGKILL on POSIX, TerminateProcess on Windows
         writer.wait(timeout=10)
         return printed + reader.rest()
     finally:
