@@ -240,9 +240,10 @@ def verify_loaded(backend: Backend, guilib: Any) -> None:
     to another toolkit when one cannot be imported)."""
     name = getattr(guilib, "__name__", "")
     if name != backend.gui_module:
+        loaded = name.rsplit(".", 1)[-1] or "none"
         raise BridgePatchError(
-            f"the {backend.name} backend could not be loaded (pywebview chose {name or 'none'}): "
-            "the bridge was checked and patched for the other one"
+            f"the {backend.name} backend could not be loaded (see the log): pywebview fell back "
+            f"to {loaded}, for which the bridge was neither checked nor patched"
         )
 
 
