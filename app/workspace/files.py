@@ -75,6 +75,10 @@ def read_bytes(path: Path) -> bytes:
             "invalid", _("{path} is a folder, not a file").format(path=path)
         ) from None
     except PermissionError:
+        if os.path.isdir(path):  # Windows refuses to open a folder: EACCES, never EISDIR
+            raise WorkspaceError(
+                "invalid", _("{path} is a folder, not a file").format(path=path)
+            ) from None
         raise WorkspaceError(
             "refused", _("{path} cannot be read: permission denied").format(path=path)
         ) from None

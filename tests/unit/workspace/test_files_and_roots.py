@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -71,6 +72,22 @@ def test_a_new_file_gets_the_usual_mode(tmp_path: Path) -> None:
     umask = os.umask(0o022)
     os.umask(umask)
     assert os.stat(target).st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_a_folder_is_told_apart_where_opening_it_is_refused_as_on_windows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_open = os.open
+
+    def windows_open(path: Any, *args: Any, **kwargs: Any) -> int:
+        if os.path.isdir(path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", windows_open)
+    with pytest.raises(WorkspaceError, match="is a folder") as folder:
+        files.read_bytes(tmp_path)
+    assert folder.value.kind == "invalid"
 
 
 def test_an_atomic_write_without_fchmod_as_on_windows_still_replaces_the_file(
