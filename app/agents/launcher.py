@@ -51,6 +51,7 @@ CHILD_GRACE = 2.0
 POLL_SECONDS = 0.05
 USAGE = "usage: launcher claude|codex|gemini|opencode|goose [ARGS…] | launcher run COMMAND [ARGS…]"
 NAME = "launcher"
+WINDOWS = sys.platform == "win32"
 
 
 class UsageError(Exception):
@@ -165,7 +166,10 @@ def main(argv: list[str] | None = None) -> int:
     helper_command = os.environ.get(HELPER_VARIABLE, "")
     helper = start_helper(helper_command) if helper_command else None
     try:
-        agent = Child.start([program, *command[1:]])
+        # Our stdin/stdout (the ACP channel) and stderr, handed on by name: on Windows a child
+        # given none inherits no handle at all.
+        std: dict[str, Any] = {"stdin": 0, "stdout": 1, "stderr": 2} if WINDOWS else {}
+        agent = Child.start([program, *command[1:]], **std)
     except OSError as err:
         say(f"{NAME}: '{program}' could not be started: {err}")
         if helper is not None:

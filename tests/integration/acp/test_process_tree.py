@@ -75,14 +75,16 @@ def test_the_agents_job_counts_the_agent_and_its_grandchild(tmp_path: Path) -> N
 
     async def scenario() -> None:
         agent = await spawn(pidfile)
-        await asyncio.to_thread(read_pids, pidfile)
+        _, grandchild = await asyncio.to_thread(read_pids, pidfile)
         assert isinstance(agent.tree, JobTree) and agent.tree.job is not None
         job = agent.tree.job
-        assert job.active_processes() == 2
+        # At least 2: a venv's python.exe is a launcher that runs the real interpreter as its
+        # child (4 processes then), all in the job.
+        assert (job.active_processes() or 0) >= 2
         agent.proc.stdin.close()  # type: ignore[union-attr]
-        await agent.wait_exit(10)
-        assert job.active_processes() == 1, "the grandchild is still in the job"
-        assert agent.tree.alive()
+        assert await agent.wait_exit(10)
+        assert (job.active_processes() or 0) >= 1, "the grandchild is still in the job"
+        assert running(grandchild) and agent.tree.alive()
         await agent.stop(stdin_grace=0.2, term_grace=0.5)
         assert job.handle == 0, "the job's handle is closed once stopped"
 
@@ -115,7 +117,9 @@ def test_a_killed_app_takes_its_stubborn_agent_and_grandchild_with_it(tmp_path: 
         agent, grandchild = read_pids(pidfile)
         assert running(agent) and running(grandchild)
     finally:
-        parent.kill()  # TerminateProcess: no cleanup of any kind runs in the parent
+        # TerminateProcess: no cleanup of any kind runs in the parent. (In a venv, python.exe
+        # is a launcher whose own kill-on-close job ends the real interpreter with it.)
+        parent.kill()
         parent.wait(10)
     wait_for(lambda: not running(agent), timeout=10, what="the agent to end with the app")
     wait_for(lambda: not running(grandchild), timeout=10, what="the grandchild to end too")
