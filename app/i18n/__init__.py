@@ -12,6 +12,7 @@ import gettext as _gettext
 import io
 import locale
 import os
+import sys
 import threading
 from pathlib import Path
 
@@ -35,8 +36,31 @@ def system_language() -> str:
         value = os.environ.get(var, "")
         if value:
             return "fr" if value.lower().startswith("fr") else "en"
-    code = locale.getlocale()[0] or ""
-    return "fr" if code.lower().startswith("fr") else "en"
+    return "fr" if _os_language().lower().startswith("fr") else "en"
+
+
+LANG_FRENCH = 0x0C  # Windows' primary language id of French (winnt.h), in a LANGID's low bits
+
+
+def _os_language() -> str:
+    """The OS's language where no variable says it, as the page's `navigator.language` finds it:
+    Windows' display language; macOS's first preferred language (pyobjc, installed with
+    pywebview; an app opened from the Finder or the Dock has no LANG); else the C locale's."""
+    try:
+        if sys.platform == "win32":
+            import ctypes
+
+            langid = int(ctypes.windll.kernel32.GetUserDefaultUILanguage())
+            return "fr" if langid & 0x3FF == LANG_FRENCH else "en"
+        if sys.platform == "darwin":
+            from Foundation import NSLocale  # type: ignore[import-not-found,unused-ignore]
+
+            preferred = NSLocale.preferredLanguages()
+            if preferred:
+                return str(preferred[0])
+    except Exception:  # a missing API or library: the locale still says something
+        pass
+    return locale.getlocale()[0] or ""
 
 
 def resolve_language(setting: str) -> str:

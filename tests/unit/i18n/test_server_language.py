@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import ctypes
 import gettext
+import locale
 import os
 import shutil
+import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -47,6 +51,51 @@ def test_system_follows_lang(monkeypatch: pytest.MonkeyPatch, lang: str, expecte
     assert i18n.set_language("system") == expected
     french = first_problem(BLUE_THEME).startswith("`theme` doit")
     assert french == (expected == "fr")
+
+
+def no_language_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As for an app opened from the Finder, the Dock or the Start menu: no LANG."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        monkeypatch.delenv(var, raising=False)
+
+
+@pytest.mark.parametrize(
+    ("langid", "expected"),
+    [(0x040C, "fr"), (0x0C0C, "fr"), (0x100C, "fr"), (0x0409, "en"), (0x0407, "en")],
+    ids=["fr-FR", "fr-CA", "fr-CH", "en-US", "de-DE"],
+)
+def test_windows_without_variables_follows_its_display_language(
+    monkeypatch: pytest.MonkeyPatch, langid: int, expected: str
+) -> None:
+    no_language_variables(monkeypatch)
+    monkeypatch.setattr(sys, "platform", "win32")
+    kernel32 = types.SimpleNamespace(GetUserDefaultUILanguage=lambda: langid)
+    monkeypatch.setattr(ctypes, "windll", types.SimpleNamespace(kernel32=kernel32), raising=False)
+    assert i18n.system_language() == expected
+
+
+def test_macos_without_variables_follows_its_first_preferred_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    no_language_variables(monkeypatch)
+    monkeypatch.setattr(sys, "platform", "darwin")
+    preferred = ["fr-CA", "en-US"]
+    foundation = types.ModuleType("Foundation")
+    foundation.NSLocale = types.SimpleNamespace(preferredLanguages=lambda: preferred)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "Foundation", foundation)
+    assert i18n.system_language() == "fr"
+    preferred[:] = ["en-GB", "fr-FR"]
+    assert i18n.system_language() == "en"
+
+
+def test_where_the_system_cannot_be_asked_its_locale_decides(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    no_language_variables(monkeypatch)
+    monkeypatch.setattr(sys, "platform", "darwin")
+    monkeypatch.setitem(sys.modules, "Foundation", None)  # pyobjc missing: the import fails
+    monkeypatch.setattr(locale, "getlocale", lambda *_: ("fr_FR", "UTF-8"))
+    assert i18n.system_language() == "fr"
 
 
 def test_french_is_read_from_the_po_when_the_mo_was_never_compiled(tmp_path: Path) -> None:
