@@ -102,7 +102,8 @@ def open_chat(tmp_path: Path) -> Iterator[Callable[..., Chat]]:
 
     def open_(extra: str = "") -> Chat:
         if not config.exists() or extra:
-            config.write_text(config_text(log_dir, extra), encoding="utf-8")
+            # "\n" on Windows too: tests find lines in the text Content() gives back
+            config.write_text(config_text(log_dir, extra), encoding="utf-8", newline="\n")
         sk = Sidekicks(config=config, tuning=FAST).start()
         opened.append(sk)
         log = EventLog()

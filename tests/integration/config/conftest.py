@@ -17,7 +17,7 @@ VALID = "theme: dark\nagents:\n  - name: demo\n    builtin: demo\n"
 def config_file(tmp_path: Path) -> Path:
     path = tmp_path / "work" / "sidekicks.yaml"
     path.parent.mkdir()
-    path.write_text(VALID, encoding="utf-8")
+    path.write_text(VALID, encoding="utf-8", newline="\n")  # Content() gives it back as is
     return path
 
 
