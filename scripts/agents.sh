@@ -16,6 +16,9 @@
 # SIGTERM (or SIGINT, or the agent's own exit) this script stops the agent, then the helper,
 # each with SIGTERM and 2 s of grace before SIGKILL, and only then exits — that is what the
 # SPEC's grace period is for.
+#
+# app/agents/launcher.py does the same in Python, where there is no bash (Windows) and from the
+# packaged app (`Sidekicks --launch-agent NAME`); keep the names and the behaviour of both alike.
 set -u
 
 usage() {

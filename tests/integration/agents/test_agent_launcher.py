@@ -112,6 +112,30 @@ def test_closing_stdin_ends_the_agent_and_the_launcher_stops_its_helper(
         assert "launcher: stopping helper (" in logs
 
 
+def test_when_the_agent_ends_on_stdin_the_launcher_stops_the_helper_before_exiting(
+    tmp_path: Path,
+) -> None:
+    pidfile = tmp_path / "helper.pid"
+    reads_stdin = "import sys; sys.stdin.read(); raise SystemExit(4)"
+    launcher = subprocess.Popen(
+        [sys.executable, LAUNCHER, "run", sys.executable, "-c", reads_stdin],
+        env={**os.environ, "AGENTS_SH_HELPER": helper_writing_its_pid(pidfile)},
+        stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        helper = int(wait_for(lambda: pidfile.exists() and pidfile.read_text()))
+        assert launcher.stdin is not None
+        launcher.stdin.close()  # what Sidekicks does first
+        assert launcher.wait(20) == 4, "the agent's exit code"
+        assert not running(helper), "stopped by the launcher itself, before it exited"
+    finally:
+        launcher.kill()
+        launcher.wait(10)
+    assert launcher.stderr is not None
+    stderr = launcher.stderr.read()
+    assert "launcher: stopping helper (" in stderr
+
+
 @pytest.mark.posix_only("SIGTERM to the launcher's process group, as Sidekicks stops agents")
 def test_on_sigterm_the_launcher_stops_a_stubborn_agent_and_its_helper_itself(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
