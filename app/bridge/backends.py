@@ -44,6 +44,8 @@ class Backend:
     uncovered: Mapping[str, str]  # patch -> what it would need there and does not have yet
     replaced: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # patch -> what it
     # replaces in bridge_module (qualified names of classes and methods)
+    hooked: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # a bridge_module
+    # function -> the replaced methods it must look up by attribute (so that ours are the ones used)
 
 
 JS_BRIDGE_CALL = "js_bridge_call"
@@ -77,6 +79,7 @@ QT = Backend(
             "BrowserView.on_load_finished",
         ),
     },
+    hooked={"BrowserView.__init__": ("on_load_finished",)},
 )
 
 GTK = Backend(
@@ -136,13 +139,23 @@ EDGECHROMIUM = Backend(
         "csp": "WebView2 enforces script-src; inject_pywebview builds the api with new Function",
         "without_eval": "ExecuteScriptAsync runs in the page's world, where its CSP refuses eval",
         **_SHARED_APPLIES,
+        "navigation": "NavigationStarting never cancels, NavigationCompleted injects the bridge "
+        "whatever loaded (failed loads too), NewWindowRequested hands any address to webbrowser",
     },
     not_needed={
         "permissions": "no PermissionRequested handler: WebView2 shows its own prompt, no crash",
     },
-    uncovered={
-        "navigation": "NavigationStarting never cancels, NavigationCompleted injects the bridge "
-        "whatever loaded (failed loads too), NewWindowRequested hands the address to webbrowser",
+    uncovered={},
+    replaced={
+        "navigation": (
+            "EdgeChrome.on_navigation_start",
+            "EdgeChrome.on_new_window_request",
+            "EdgeChrome.on_navigation_completed",
+        ),
+    },
+    hooked={
+        "EdgeChrome.__init__": ("on_navigation_start", "on_navigation_completed"),
+        "EdgeChrome.on_webview_ready": ("on_new_window_request",),
     },
 )
 

@@ -36,7 +36,12 @@ from app.models.wire import WireJson
 
 ReadCode = Callable[[str], CodeType]
 
-PATCH_FILES = {"permissions": "permissions.py", "navigation": "qt_navigation.py"}
+# The file of each backend-specific patch (the navigation lock is one per backend).
+PATCH_FILES = {
+    ("qt", "permissions"): "permissions.py",
+    ("qt", "navigation"): "qt_navigation.py",
+    ("edgechromium", "navigation"): "edge_navigation.py",
+}
 
 # Compact (json.dumps would add spaces) and a Mapping plain `json` cannot encode: only results.py's
 # encoder sends it as it is.
@@ -137,6 +142,16 @@ def verify_backend_code(backend: Backend, read: ReadCode) -> None:
             f"{backend.gui_module} has no evaluate_js for Window.run_js",
             "csp.py",
         )
+    for qualname, attributes in backend.hooked.items():
+        function = functions.get(qualname)
+        unhooked = [a for a in attributes if function is None or a not in function.co_names]
+        if unhooked:
+            raise fail(
+                backend,
+                "code",
+                f"{backend.bridge_module}'s {qualname} no longer hooks {', '.join(unhooked)}",
+                "backends.py",
+            )
     for patch, names in backend.replaced.items():
         missing = [name for name in names if name not in functions]
         if missing:
@@ -144,7 +159,7 @@ def verify_backend_code(backend: Backend, read: ReadCode) -> None:
                 backend,
                 "code",
                 f"{backend.bridge_module} no longer has {', '.join(missing)}",
-                f"{PATCH_FILES[patch]}",
+                PATCH_FILES.get((backend.name, patch), "backends.py"),
             )
 
 

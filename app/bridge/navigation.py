@@ -36,8 +36,8 @@ class AppPage:
 
 def is_app(url: str, app: AppPage) -> bool:
     target = urlsplit(url)
-    if app.url is None:
-        return app.own_html and target.scheme == "data"
+    if app.url is None:  # the app's own HTML: a data: URL (Qt), about:blank (WebView2)
+        return app.own_html and (target.scheme == "data" or url == "about:blank")
     home = urlsplit(app.url)
     if target.scheme != home.scheme:
         return False

@@ -17,7 +17,16 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from app.bridge import allowlist, checks, csp, dropped_paths, permissions, qt_navigation, results
+from app.bridge import (
+    allowlist,
+    checks,
+    csp,
+    dropped_paths,
+    edge_navigation,
+    permissions,
+    qt_navigation,
+    results,
+)
 from app.bridge.backends import gui_backend, running_backend
 from app.bridge.geometry import MIN_SIZE, Geometry, load_geometry, save_geometry
 from app.bridge.navigation import AppPage
@@ -115,8 +124,13 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
     )
     assert window is not None
     csp.without_eval(window)
+
     # The window shows the app's page only (pywebview sets real_url as webview.start serves it).
-    qt_navigation.install(lambda: AppPage(window.real_url, own_html=window.html is not None))
+    def app_page() -> AppPage:
+        return AppPage(window.real_url, own_html=window.html is not None)
+
+    qt_navigation.install(app_page)
+    edge_navigation.install(app_page)
     pump = EventPump(window.run_js)
     unsubscribe = sk.events.subscribe(pump.put)
     attention = WindowAttention(window)  # the title's count; a clicked notification's front

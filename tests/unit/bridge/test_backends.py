@@ -78,11 +78,14 @@ def test_every_patch_applies_or_says_why_not_on_every_backend(backend: Backend) 
     assert {"csp", "without_eval", "results", "allowlist"} <= set(backend.applies)
 
 
-def test_the_qt_only_patches_are_said_not_to_apply_elsewhere() -> None:
+def test_the_permission_fix_is_qt_only_and_the_navigation_lock_is_missing_on_gtk_and_cocoa() -> (
+    None
+):
     for backend in (GTK, COCOA, EDGECHROMIUM):
         assert "permissions" in backend.not_needed
-        assert "navigation" in backend.uncovered
     assert {"permissions", "navigation"} <= set(QT.applies)
+    assert "navigation" in EDGECHROMIUM.applies
+    assert set(GTK.uncovered) == set(COCOA.uncovered) == {"navigation"}
 
 
 @pytest.mark.parametrize("backend", BACKENDS.values(), ids=BACKENDS.keys())
@@ -167,6 +170,27 @@ CHANGES = [
     # Qt's classes that permissions.py and qt_navigation.py replace methods of
     (QT, "def onFeaturePermissionRequested(", "def onPermissionRequested(", "code"),
     (QT, "def on_load_finished(self", "def on_loaded(self", "code"),
+    (QT, "loadFinished.connect(self.on_load_finished)", "loadFinished.connect(self.x)", "code"),
+    # the handlers edge_navigation.py replaces, and their subscription by attribute
+    (EDGECHROMIUM, "def on_new_window_request(", "def on_new_window(", "code"),
+    (
+        EDGECHROMIUM,
+        "NavigationStarting += self.on_navigation_start",
+        "NavigationStarting += self.x",
+        "code",
+    ),
+    (
+        EDGECHROMIUM,
+        "NavigationCompleted += self.on_navigation_completed",
+        "NavigationCompleted += f",
+        "code",
+    ),
+    (
+        EDGECHROMIUM,
+        "NewWindowRequested += self.on_new_window_request",
+        "NewWindowRequested += f",
+        "code",
+    ),
 ]
 
 
