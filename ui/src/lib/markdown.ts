@@ -18,6 +18,7 @@
 import DOMPurify from "dompurify";
 import { DATA_IMAGE, SAFE_URL, codeLanguage, escapeHtml, hljs, parseMarkdown } from "./markdownParse";
 import { linkMessageLinks, parseMessageLink } from "../conversation/message-actions/links";
+import { safeNodes } from "./markdownNodes";
 
 export { codeLanguage, escapeHtml };
 
@@ -108,9 +109,8 @@ const PURIFY_CONFIG = {
   KEEP_CONTENT: true,
 };
 
-// Two sanitizers with the same rules: one gives HTML strings (a streamed answer's blocks), the
-// other DOM fragments (finished messages: no serializing, no parsing again in the page).
-function makePurifier(extra: { RETURN_DOM_FRAGMENT?: boolean } = {}): ReturnType<typeof DOMPurify> {
+// HTML strings for a streamed answer's blocks (finished messages: lib/markdownNodes).
+function makePurifier(): ReturnType<typeof DOMPurify> {
   const purifier = DOMPurify(window);
   // (No uponSanitizeAttribute hook: with one, DOMPurify copies its attribute allowlist on every
   // call.)
@@ -137,12 +137,11 @@ function makePurifier(extra: { RETURN_DOM_FRAGMENT?: boolean } = {}): ReturnType
   });
   // Set once: a config given to each sanitize() call would be parsed again every time (sets of
   // hundreds of tag names), which costs more than sanitizing a message.
-  purifier.setConfig({ ...PURIFY_CONFIG, ...extra });
+  purifier.setConfig(PURIFY_CONFIG);
   return purifier;
 }
 
 const purifier = makePurifier();
-const fragmentPurifier = makePurifier({ RETURN_DOM_FRAGMENT: true });
 
 /** `html` with everything unsafe removed (see the top of this file). */
 export function sanitize(html: string): string {
@@ -191,7 +190,7 @@ export function renderMarkdownNodes(markdown: string, { breaks = false }: { brea
   if (kept !== undefined) {
     fragments.delete(key); // most recently used last
   } else {
-    kept = fragmentPurifier.sanitize(parseMarkdown(markdown, breaks)) as unknown as DocumentFragment;
+    kept = safeNodes(parseMarkdown(markdown, breaks));
     linkMessageLinks(kept);
     if (fragments.size >= FRAGMENT_CACHE) {
       const oldest = fragments.keys().next().value;
