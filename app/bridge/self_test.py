@@ -10,7 +10,9 @@ bridge method and nothing the page can call):
 3. the page calls `ConfigService.Current` through its own `pywebview.api` (built by csp.py's
    patched script), and the answer arrives encoded by results.py (camelCase) through
    `evaluate_js` → `run_js` (csp.without_eval) and the allow-list;
-4. an event pushed by the app's event pump reaches the UI's dispatcher.
+4. an event pushed by the app's event pump reaches the UI's dispatcher;
+5. where backends.py says the navigation lock applies (qt, edgechromium): a meta refresh sends
+   the page to another origin, and 2 s later it is still the same page, its bridge answering.
 Then the window closes and the app exits 0; any step missing after 30 s: exit 1 with the reason.
 """
 
@@ -64,6 +66,30 @@ START = """(function () {
 })()"""
 
 STATE = "JSON.stringify(window.__sidekicksSelfTest || null)"
+
+# The page is sent to another origin the way agent content could try it: a meta refresh (a
+# script's `location = …` would count as the person's link here: host scripts carry a gesture,
+# and a link opens in the system browser). The lock must refuse it; a refusal leaves no trace to
+# wait for, so the page is watched for this long.
+ELSEWHERE = "http://127.0.0.1:9/sidekicks-self-test"
+STAY_SECONDS = 2.0
+LEAVE = """(function () {
+  var s = window.__sidekicksSelfTest;
+  s.again = "pending";
+  window.addEventListener("pagehide", function () { s.left = true; });
+  var meta = document.createElement("meta");
+  meta.httpEquiv = "refresh";
+  meta.content = "0;url=" + %(elsewhere)s;
+  document.head.appendChild(meta);
+  return "leaving";
+})()"""
+AGAIN = """(function () {
+  var s = window.__sidekicksSelfTest;
+  window.pywebview.api.ConfigService.Current().then(function (v) {
+    s.again = v && typeof v.path === "string" ? "ok" : "unexpected answer";
+  }, function (e) { s.again = "failed: " + (e && e.name) + ": " + (e && e.message); });
+  return "asked";
+})()"""
 
 
 def requested(flag: bool) -> bool:
@@ -144,7 +170,34 @@ class SelfTest:
 
         self._poll(done, deadline)
         log.info("self-test in the page: %s", state)
-        return verdict(state)
+        failure = verdict(state)
+        if failure is None and "navigation" in self._backend.applies:
+            failure = self._stays(deadline)
+        return failure
+
+    def _stays(self, deadline: float) -> str | None:
+        """The navigation lock keeps the app's page, and its bridge, in the window."""
+        window = self._window
+        window.run_js(LEAVE % {"elsewhere": json.dumps(ELSEWHERE)})
+        watch_until = min(deadline, time.monotonic() + STAY_SECONDS)
+        left = self._poll(lambda: not _still_here(window), watch_until)
+        if left:
+            return f"the window left the app's page for {ELSEWHERE} (the navigation lock)"
+        window.run_js(AGAIN)
+        state: dict[str, Any] | None = None
+
+        def answered() -> bool:
+            nonlocal state
+            state = _decoded(window.run_js(STATE))
+            return not isinstance(state, dict) or state.get("again") != "pending"
+
+        self._poll(answered, deadline)
+        if not isinstance(state, dict):
+            return "the window left the app's page after a refused navigation"
+        if state.get("left") or state.get("again") != "ok":
+            return f"after a refused navigation the bridge did not answer: {state.get('again')}"
+        log.info("self-test: the window stayed on the app's page, its bridge answering")
+        return None
 
     @staticmethod
     def _poll(condition: Callable[[], bool], deadline: float) -> bool:
@@ -171,6 +224,11 @@ class SelfTest:
                 self._window.destroy()
         except Exception:
             log.exception("could not close the window")
+
+
+def _still_here(window: Any) -> bool:
+    state = _decoded(window.run_js(STATE))
+    return isinstance(state, dict) and not state.get("left")
 
 
 def _decoded(value: Any) -> Any:

@@ -1,7 +1,8 @@
 """`python -m app --self-test`: the real window on this system's own backend (Qt offscreen here;
 cocoa on the macOS runner, edgechromium on Windows) proves the bridge and exits 0, says why and
-exits 1 when a step does not happen, and a pywebview whose code changed under a patch opens no
-window (exit 3, the backend named)."""
+exits 1 when a step does not happen (a lost event; the navigation lock removed, where the backend
+has one), and a pywebview whose code changed under a patch opens no window (exit 3, the backend
+named)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from app.bridge.backends import running_backend
 from app.bridge.window import ui_index
@@ -82,3 +85,26 @@ def test_a_changed_pywebview_opens_no_window_and_names_the_backend(tmp_path: Pat
         f"sidekicks: pywebview's bridge script for the {backend} backend changed" in result.stderr
     )
     assert "opening the window" not in result.stderr
+
+
+def lock_removed(module: str) -> str:
+    return f"from app.bridge import {module}\n{module}.install = lambda app_page: None\n"
+
+
+def assert_the_window_left(result: subprocess.CompletedProcess[str]) -> None:
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "self-test failed" in output
+    assert "the window left the app's page for http://127.0.0.1:9/" in output
+
+
+@pytest.mark.linux_only("Qt is the backend with the navigation lock on Linux")
+def test_without_the_qt_navigation_lock_the_self_test_fails(tmp_path: Path) -> None:
+    result = run(["--self-test", "--config", config(tmp_path)], lock_removed("qt_navigation"))
+    assert_the_window_left(result)
+
+
+@pytest.mark.windows_only("edgechromium's navigation lock (macOS's cocoa has none yet)")
+def test_without_the_edgechromium_navigation_lock_the_self_test_fails(tmp_path: Path) -> None:
+    result = run(["--self-test", "--config", config(tmp_path)], lock_removed("edge_navigation"))
+    assert_the_window_left(result)
