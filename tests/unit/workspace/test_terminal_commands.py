@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shlex
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -93,7 +94,8 @@ def test_a_command_s_output_and_errors_are_one_text_and_its_exit_code_is_returne
         assert result.exit == ended
 
     feed = run(scenario, tmp_path)
-    assert feed.started_views[0].command.startswith(f"{sys.executable} -c ")
+    # (shown quoted as a shell would read it: a Windows path holds backslashes)
+    assert feed.started_views[0].command.startswith(shlex.join([sys.executable, "-c"]) + " ")
     assert feed.started_views[0].running
     assert feed.exited_views[0].exit_code == 3
     assert "".join(feed.data).split() == ["out", "err"]
