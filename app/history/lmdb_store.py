@@ -73,10 +73,17 @@ from app.models.conversation import Command, Message
 
 T = TypeVar("T")
 
-# Small at first: on Windows (and some macOS file systems) the data file takes the map's full
-# size on disk. It doubles whenever a write does not fit (see `_write`).
-INITIAL_MAP_SIZE = 64 * 1024 * 1024
-# A ceiling on growth, so a runaway write fails instead of doubling forever.
+# The map grows on demand from a small start. On Windows the bundled LMDB (0.9.x) sets the data
+# file to the map's full size when it maps it (SetEndOfFile: Windows maps no more than a file
+# holds), so the map is what the file takes on disk there; on Linux and macOS (no writemap)
+# the file only holds the pages written. A new history is 1 MiB; a write that does not fit
+# doubles the map (`_grow`), by at most 256 MiB at a time, so the file stays within twice what
+# it holds plus 256 MiB. Reopened, LMDB maps at least the pages in use (it raises a smaller
+# map_size to them), so a history larger than this opens, and on Windows its file shrinks
+# back to what it holds.
+INITIAL_MAP_SIZE = 1024 * 1024
+GROWTH_STEP_LIMIT = 256 * 1024 * 1024
+# A ceiling on growth, so a runaway write fails instead of growing forever.
 MAX_MAP_SIZE = 1 << 40
 # LMDB keys have at most 511 bytes: a longer "message id" from the page is no message's.
 _MAX_ID_BYTES = 256
@@ -371,15 +378,19 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
                 self._grow()
 
     def _grow(self) -> None:
-        """Doubles the map. LMDB reopens a database with a map only as large as its data
-        (not the larger map it had), so the first write after an open often lands here."""
+        """Makes the map larger: doubles it, by at most GROWTH_STEP_LIMIT. LMDB reopens a
+        database with a map only as large as its data (not the larger map it had), so the
+        first write after an open often lands here."""
         size = self._env.info()["map_size"]
         if size >= MAX_MAP_SIZE:
             raise lmdb.MapFullError(f"the history reached {size} bytes")
-        # set_mapsize requires that no transaction of this process be open: _write's has
-        # ended, and the guard keeps other threads' reads out meanwhile.
+        # LMDB unmaps and maps the file again: a read transaction open meanwhile would walk
+        # pages of the old mapping (a crash, or garbage), and LMDB only checks for its own
+        # write transaction. _write's has ended (the full one was aborted), and the guard,
+        # which every read holds for its whole transaction, waits for reads on other threads
+        # to finish and keeps new ones out until the map is back.
         with self._guard:
-            self._env.set_mapsize(min(size * 2, MAX_MAP_SIZE))
+            self._env.set_mapsize(min(size + min(size, GROWTH_STEP_LIMIT), MAX_MAP_SIZE))
 
 
 def _value_key(key: str) -> bytes:
