@@ -10,6 +10,9 @@
   also:    opening the database; the history's typed reads (`last_messages`,
            `messages_before`: records decoded into models, what the agents' context uses);
            decoding 100 stored messages alone; one durable add_message
+  growth:  a new history written until its map reaches `BENCH_GROWTH_MIB` (64) from its
+           1 MiB start: the durable add_message that grows the map (MapFullError, aborted
+           transaction, set_mapsize, the write again) beside the median one that does not
 
 Prints the figures and the ratios (targets: Conversation under 5 ms median, within 3x of the
 raw read). `BENCH_MESSAGES` changes the channel's size. Temporary files are removed.
@@ -54,6 +57,7 @@ from app.models.conversation import Channel, Message, Part  # noqa: E402
 from app.paths import data_dir  # noqa: E402
 
 MESSAGES = int(os.environ.get("BENCH_MESSAGES", "1000000"))
+GROWTH_MAP = int(os.environ.get("BENCH_GROWTH_MIB", "64")) << 20
 NEIGHBOUR_MESSAGES = 1000
 BATCH = 50_000
 CALLS = 200
@@ -199,6 +203,44 @@ def measure_service(
     return conversation, older
 
 
+def measure_growth(folder: Path) -> tuple[list[float], list[float], list[int], int]:
+    """Durable writes of 4 to 28 KiB messages into a new history until the map reaches
+    GROWTH_MAP: (times of writes that grew the map, of those that did not, map sizes, file
+    size)."""
+    rng = random.Random(3)
+    channel_id = new_id()
+    grew: list[float] = []
+    plain: list[float] = []
+    history = LmdbHistory(folder)
+    sizes = [history._env.info()["map_size"]]
+    try:
+        while sizes[-1] < GROWTH_MAP:
+            text = " ".join(rng.choices(WORDS, k=rng.randint(1000, 7000)))
+            message = realistic_message(channel_id, 0, rng).model_copy(
+                update={"parts": [Part(kind="text", text=text)]}
+            )
+            start = time.perf_counter()
+            history.add_message(message)
+            elapsed = time.perf_counter() - start
+            size = history._env.info()["map_size"]
+            (grew if size != sizes[-1] else plain).append(elapsed)
+            if size != sizes[-1]:
+                sizes.append(size)
+    finally:
+        history.close()
+    return grew, plain, sizes, (folder / "data.mdb").stat().st_size
+
+
+def print_growth(grew: list[float], plain: list[float], sizes: list[int], file: int) -> None:
+    steps = " → ".join(f"{size >> 20}" for size in sizes)
+    print(f"map growth: {len(grew)} growths, {steps} MiB; data file {file / 2**20:.1f} MiB")
+    print(
+        f"  add_message that grows   median {ms(median(grew))}   max {ms(max(grew))}   "
+        f"{median(grew) / median(plain):.1f}x the median write ({ms(median(plain))}, "
+        f"{len(plain)} writes)"
+    )
+
+
 def main() -> None:
     channel_id, neighbour_id = new_id(), new_id()
     with tempfile.TemporaryDirectory(prefix="sidekicks-bench-") as temp:
@@ -227,6 +269,7 @@ def main() -> None:
         finally:
             history.close()
         conversation, older = measure_service(Path(temp), folder, channel_id, sample)
+        growth = measure_growth(Path(temp) / "growth")
 
     print(f"channel: {MESSAGES:,} messages (+{NEIGHBOUR_MESSAGES:,} in a newer neighbour)")
     print(f"  built in {build_seconds:.1f} s, data file {size / 2**20:.0f} MiB")
@@ -253,6 +296,7 @@ def main() -> None:
         f"Conversation median {median(conversation) * 1000:.3f} ms: "
         f"{'under' if median(conversation) < 0.005 else 'OVER'} the 5 ms target"
     )
+    print_growth(*growth)
 
 
 if __name__ == "__main__":
