@@ -92,14 +92,15 @@ GTK = Backend(
         "csp": "WebKitGTK enforces script-src; inject_pywebview builds the api with new Function",
         "without_eval": "evaluate_javascript(world_name=None) runs under the page's CSP",
         **_SHARED_APPLIES,
+        "navigation": "on_navigation lets every load through (a _blank target goes to "
+        "webbrowser, any scheme) and on_load_finish injects the bridge in whatever page loaded",
     },
     not_needed={
         "permissions": "no permission-request handler: WebKitGTK denies unhandled requests",
     },
-    uncovered={
-        "navigation": "on_navigation lets every load through (a _blank target goes to "
-        "webbrowser, any scheme) and on_load_finish injects the bridge in whatever page loaded",
-    },
+    uncovered={},
+    replaced={"navigation": ("BrowserView.on_navigation",)},
+    hooked={"BrowserView.__init__": ("on_navigation",)},
 )
 
 COCOA = Backend(

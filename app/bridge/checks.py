@@ -41,6 +41,7 @@ PATCH_FILES = {
     ("qt", "permissions"): "permissions.py",
     ("qt", "navigation"): "qt_navigation.py",
     ("edgechromium", "navigation"): "edge_navigation.py",
+    ("gtk", "navigation"): "gtk_navigation.py",
 }
 
 # Compact (json.dumps would add spaces) and a Mapping plain `json` cannot encode: only results.py's

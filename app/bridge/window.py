@@ -23,6 +23,7 @@ from app.bridge import (
     csp,
     dropped_paths,
     edge_navigation,
+    gtk_navigation,
     permissions,
     qt_navigation,
     results,
@@ -131,6 +132,7 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
 
     qt_navigation.install(app_page)
     edge_navigation.install(app_page)
+    gtk_navigation.install(app_page)
     pump = EventPump(window.run_js)
     unsubscribe = sk.events.subscribe(pump.put)
     attention = WindowAttention(window)  # the title's count; a clicked notification's front

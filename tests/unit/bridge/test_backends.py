@@ -78,14 +78,12 @@ def test_every_patch_applies_or_says_why_not_on_every_backend(backend: Backend) 
     assert {"csp", "without_eval", "results", "allowlist"} <= set(backend.applies)
 
 
-def test_the_permission_fix_is_qt_only_and_the_navigation_lock_is_missing_on_gtk_and_cocoa() -> (
-    None
-):
+def test_the_permission_fix_is_qt_only_and_only_cocoa_lacks_a_navigation_lock() -> None:
     for backend in (GTK, COCOA, EDGECHROMIUM):
         assert "permissions" in backend.not_needed
-    assert {"permissions", "navigation"} <= set(QT.applies)
-    assert "navigation" in EDGECHROMIUM.applies
-    assert set(GTK.uncovered) == set(COCOA.uncovered) == {"navigation"}
+    assert "permissions" in QT.applies
+    assert all("navigation" in backend.applies for backend in (QT, GTK, EDGECHROMIUM))
+    assert set(COCOA.uncovered) == {"navigation"}
 
 
 @pytest.mark.parametrize("backend", BACKENDS.values(), ids=BACKENDS.keys())
@@ -171,7 +169,9 @@ CHANGES = [
     (QT, "def onFeaturePermissionRequested(", "def onPermissionRequested(", "code"),
     (QT, "def on_load_finished(self", "def on_loaded(self", "code"),
     (QT, "loadFinished.connect(self.on_load_finished)", "loadFinished.connect(self.x)", "code"),
-    # the handlers edge_navigation.py replaces, and their subscription by attribute
+    # the handlers gtk_navigation.py and edge_navigation.py replace, and how they are hooked
+    (GTK, "def on_navigation(self, webview", "def on_policy(self, webview", "code"),
+    (GTK, "connect('decide-policy', self.on_navigation)", "connect('decide-policy', f)", "code"),
     (EDGECHROMIUM, "def on_new_window_request(", "def on_new_window(", "code"),
     (
         EDGECHROMIUM,
