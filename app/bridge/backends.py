@@ -6,7 +6,10 @@ pywebview picks those itself there, and $SIDEKICKS_GUI is ignored with a log lin
 
 BACKENDS says, per backend, which of our patches apply and why, which are not needed and why, and
 what is left uncovered (read from pywebview 6.2's platforms/*.py; app/bridge/checks.py verifies at
-each start that the code the running backend relies on is still there).
+each start that the code the running backend relies on is still there, and `--self-test` proves
+the bridge in the real window). The CSP patch, the eval-free evaluate_js, the result encoding and
+the allow-list apply to every backend; the permission fix to Qt only; the navigation lock exists
+for qt, gtk and edgechromium, not yet for cocoa.
 """
 
 from __future__ import annotations
@@ -122,6 +125,10 @@ COCOA = Backend(
         "itself, nothing crashes (and WKWebView has no Notification API)",
     },
     uncovered={
+        # A lock needs a WKNavigationDelegate (and WKUIDelegate) of ours in front of pywebview's
+        # PyObjC classes; not written without a Mac to run it on. Meanwhile the CSP (no script,
+        # no frames, no form action) and the allow-list hold; a meta refresh or a link followed
+        # in the window would leave the app's page.
         "navigation": "decidePolicyForNavigationAction allows every load, didFinishNavigation "
         "injects the bridge in whatever page loaded, a _blank link goes to webbrowser",
     },
