@@ -1,4 +1,5 @@
-"""Where Sidekicks keeps its files, on each platform."""
+"""Where Sidekicks keeps its files, on each platform: Linux, macOS and Windows are simulated here
+(sys.platform and the environment patched), so every platform's rule runs on every system."""
 
 from __future__ import annotations
 
@@ -10,34 +11,114 @@ import pytest
 from app import paths
 
 
-def test_linux_uses_xdg_config_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(paths.sys, "platform", "linux")
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    assert paths.user_config_dir() == tmp_path
-    assert paths.default_config_path() == tmp_path / "sidekicks" / "config.yaml"
+@pytest.fixture
+def home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """The user's home: HOME on POSIX, USERPROFILE where Python looks on Windows."""
+    folder = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(folder))
+    monkeypatch.setenv("USERPROFILE", str(folder))
+    return folder
 
 
-def test_linux_falls_back_to_dot_config_when_xdg_is_unset_or_relative(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+def on(monkeypatch: pytest.MonkeyPatch, platform: str, **env: str | None) -> None:
+    """Simulates `platform` with the given environment (None: unset)."""
+    monkeypatch.setattr(paths.sys, "platform", platform)
+    for name, value in env.items():
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+
+
+# Linux: the XDG base directory specification
+
+
+def test_linux_uses_an_absolute_xdg_config_home(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, home: Path
 ) -> None:
-    monkeypatch.setattr(paths.sys, "platform", "linux")
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.delenv("XDG_CONFIG_HOME")
-    assert paths.user_config_dir() == tmp_path / ".config"
-    monkeypatch.setenv("XDG_CONFIG_HOME", "relative/dir")
-    assert paths.user_config_dir() == tmp_path / ".config"
+    on(monkeypatch, "linux", XDG_CONFIG_HOME=str(tmp_path / "xdg"))
+    assert paths.user_config_dir() == tmp_path / "xdg"
+    assert paths.default_config_path() == tmp_path / "xdg" / "sidekicks" / "config.yaml"
 
 
-def test_macos_uses_application_support(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(paths.sys, "platform", "darwin")
-    monkeypatch.setenv("HOME", str(tmp_path))
-    assert paths.user_config_dir() == tmp_path / "Library" / "Application Support"
+@pytest.mark.parametrize("xdg", [None, "", "relative/dir", "~/not-expanded"])
+def test_linux_falls_back_to_dot_config_when_xdg_is_unset_empty_or_relative(
+    monkeypatch: pytest.MonkeyPatch, home: Path, xdg: str | None
+) -> None:
+    # The XDG specification: a relative value is invalid and is ignored.
+    on(monkeypatch, "linux", XDG_CONFIG_HOME=xdg)
+    assert paths.user_config_dir() == home / ".config"
 
 
-def test_windows_uses_roaming_appdata(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(paths.sys, "platform", "win32")
-    monkeypatch.setenv("APPDATA", str(tmp_path / "Roaming"))
+def test_linux_ignores_appdata(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    on(monkeypatch, "linux", XDG_CONFIG_HOME=None, APPDATA=str(home / "Roaming"))
+    assert paths.user_config_dir() == home / ".config"
+
+
+# macOS
+
+
+def test_macos_uses_application_support_in_the_home_folder(
+    monkeypatch: pytest.MonkeyPatch, home: Path
+) -> None:
+    on(monkeypatch, "darwin", XDG_CONFIG_HOME=None, APPDATA=None)
+    assert paths.user_config_dir() == home / "Library" / "Application Support"
+
+
+def test_macos_ignores_xdg_and_appdata(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    on(monkeypatch, "darwin", XDG_CONFIG_HOME=str(home / "xdg"), APPDATA=str(home / "Roaming"))
+    assert paths.user_config_dir() == home / "Library" / "Application Support"
+
+
+# Windows
+
+
+def test_windows_uses_roaming_appdata(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, home: Path
+) -> None:
+    on(monkeypatch, "win32", APPDATA=str(tmp_path / "Roaming"), XDG_CONFIG_HOME=None)
     assert paths.user_config_dir() == tmp_path / "Roaming"
+
+
+@pytest.mark.parametrize("appdata", [None, ""])
+def test_windows_without_appdata_uses_the_usual_roaming_folder(
+    monkeypatch: pytest.MonkeyPatch, home: Path, appdata: str | None
+) -> None:
+    on(monkeypatch, "win32", APPDATA=appdata)
+    assert paths.user_config_dir() == home / "AppData" / "Roaming"
+
+
+def test_windows_ignores_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, home: Path) -> None:
+    on(monkeypatch, "win32", APPDATA=str(tmp_path / "Roaming"), XDG_CONFIG_HOME=str(home / "x"))
+    assert paths.user_config_dir() == tmp_path / "Roaming"
+
+
+# Every folder Sidekicks uses is under the platform's folder
+
+
+@pytest.mark.parametrize(
+    ("platform", "env", "where"),
+    [
+        ("linux", {"XDG_CONFIG_HOME": None}, (".config",)),
+        ("darwin", {}, ("Library", "Application Support")),
+        ("win32", {"APPDATA": None}, ("AppData", "Roaming")),
+    ],
+)
+def test_config_recent_run_and_data_folders_follow_the_platform(
+    monkeypatch: pytest.MonkeyPatch,
+    home: Path,
+    platform: str,
+    env: dict[str, str | None],
+    where: tuple[str, ...],
+) -> None:
+    on(monkeypatch, platform, **env)
+    app = home.joinpath(*where) / "sidekicks"
+    assert paths.app_config_dir() == app
+    assert paths.default_config_path() == app / "config.yaml"
+    assert paths.recent_file_path() == app / "recent.json"
+    assert paths.run_dir() == app / "run"
+    config = home / "project" / "sidekicks.yaml"
+    assert paths.data_dir(config) == app / "data" / paths.config_fingerprint(config)
 
 
 def test_the_data_dir_is_named_by_the_fingerprint_of_the_absolute_path(tmp_path: Path) -> None:
