@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # Sourced by scripts/setup on Linux: the system libraries the Qt window needs (PyQt6's wheels
 # bring Qt, not the X11/GL/NSS libraries it links to). Finds what is missing with ldd; with
-# --dev (tests, CI) installs it with apt-get as root or through password-less sudo, otherwise
-# says which packages to install.
+# --dev or --package (tests, packaging, CI) installs it with apt-get as root or through
+# password-less sudo, otherwise says which packages to install.
 
 # The Debian/Ubuntu package of a library file name (empty when unknown).
 package_of() {

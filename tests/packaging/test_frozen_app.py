@@ -51,7 +51,7 @@ def test_the_artifacts_are_built(packaged: Layout) -> None:
     assert (resources / "ui" / "dist" / "index.html").is_file()
     assert (resources / "locales" / "fr" / "LC_MESSAGES" / "messages.mo").is_file()
     assert (resources / "scripts" / "agents.sh").is_file()
-    for unwanted in ("pytest", "hypothesis", "playwright", "mypy", "tkinter", "babel"):
+    for unwanted in ("pytest", "hypothesis", "playwright", "mypy", "tkinter", "babel", "PIL"):
         assert not list(resources.glob(f"{unwanted}*")), f"{unwanted} was bundled"
 
 
