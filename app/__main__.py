@@ -42,19 +42,28 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def stop_signals() -> list[signal.Signals]:
+    """What closes the headless app: SIGTERM, Ctrl-C, and on Windows Ctrl-Break (SIGBREAK, the
+    CTRL_BREAK_EVENT a supervisor sends a console program's group there)."""
+    names = ("SIGTERM", "SIGINT", "SIGBREAK")
+    return [getattr(signal, name) for name in names if hasattr(signal, name)]
+
+
 def _run_headless(app: Sidekicks) -> None:
     # Handled before the ready line is printed: a supervisor may send SIGTERM the moment it reads
     # it, and must still get a clean close (app.close() in main, exit code 0), not the default
     # kill. Ctrl-C too, so that it never ends in a KeyboardInterrupt traceback.
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    for number in stop_signals():
+        signal.signal(number, lambda *_: stop.set())
     info = app.api.ConfigService.Current()
     state = "valid" if info.valid else f"{len(info.problems)} problem(s)"
     created = " (created)" if info.created else ""
     print(f"Sidekicks {__version__}: {info.path}{created} [{info.source}], {state}")
     print("Running headless (no window). Press Ctrl-C to quit.", flush=True)
-    stop.wait()
+    # In steps: Windows runs a signal's handler only once the main thread's wait returns.
+    while not stop.wait(0.5):
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             _run_headless(app)
         else:
             from app.bridge.csp import BridgePatchError
-            from app.bridge.self_test import requested
+            from app.bridge.self_test import report, requested
             from app.bridge.window import run_window
 
             try:
@@ -94,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                 # pywebview changed under a patch: no window rather than a broken bridge.
                 logging.getLogger("app").error("refusing to open the window: %s", err)
                 print(f"sidekicks: {err}", file=sys.stderr)
+                report(f"refused to open the window: {err}")
                 code = 3
     finally:
         app.close()

@@ -9,6 +9,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from tests.waiting import wait_for
 
@@ -72,8 +73,11 @@ class AppProcess:
 
 
 @contextmanager
-def started_app(args: list[str], env: dict[str, str] | None = None) -> Iterator[AppProcess]:
-    """`python -m app ARGS` (in the test's user config dir); killed if still running at the end."""
+def started_app(
+    args: list[str], env: dict[str, str] | None = None, **popen: Any
+) -> Iterator[AppProcess]:
+    """`python -m app ARGS` (in the test's user config dir); killed if still running at the end.
+    `popen`: more Popen options (Windows: creationflags for a process group of its own)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "app", *args],
         cwd=ROOT,
@@ -81,6 +85,7 @@ def started_app(args: list[str], env: dict[str, str] | None = None) -> Iterator[
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        **popen,
     )
     try:
         yield AppProcess(proc)

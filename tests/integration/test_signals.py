@@ -5,6 +5,7 @@ stopped, history flushed) and exit code 0, never the default kill or a traceback
 from __future__ import annotations
 
 import signal
+import subprocess
 
 import pytest
 
@@ -42,6 +43,19 @@ def test_ctrl_c_the_moment_the_headless_app_says_it_is_ready_closes_it_cleanly(r
     with started_app(["--headless"]) as app:
         app.wait_for_line(is_headless_ready_line)
         app.proc.send_signal(signal.SIGINT)
+        assert_closed_cleanly(app)
+
+
+@pytest.mark.windows_only("CTRL_BREAK_EVENT, sent to a console process group, is Windows'")
+@pytest.mark.parametrize("run", range(3))
+def test_ctrl_break_the_moment_the_headless_app_says_it_is_ready_closes_it_cleanly(
+    run: int,
+) -> None:
+    # How a supervisor stops a console program on Windows (agents are stopped the same way).
+    group = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
+    with started_app(["--headless"], creationflags=group) as app:
+        app.wait_for_line(is_headless_ready_line)
+        app.proc.send_signal(getattr(signal, "CTRL_BREAK_EVENT", signal.SIGTERM))
         assert_closed_cleanly(app)
 
 
