@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -20,6 +21,18 @@ from app.i18n import _
 # Some file systems (and an fsync after delayed allocation) report a full disk as an
 # input/output error, not ENOSPC: below this much free space, EIO is taken for a full disk.
 NEARLY_FULL = 16 * 1024 * 1024
+
+# LMDB on Windows reports a failed system call with GetLastError's code, not an errno (its
+# ErrCode()): the Windows codes that mean what the errno values below mean. Growing the map
+# extends the file there (app/history/lmdb_store.py), so a full disk often shows up then.
+_WINDOWS_CODES = {
+    39: errno.ENOSPC,  # ERROR_HANDLE_DISK_FULL
+    112: errno.ENOSPC,  # ERROR_DISK_FULL
+    5: errno.EACCES,  # ERROR_ACCESS_DENIED
+    19: errno.EROFS,  # ERROR_WRITE_PROTECT
+    23: errno.EIO,  # ERROR_CRC
+    1117: errno.EIO,  # ERROR_IO_DEVICE
+}
 
 
 class HistoryWriteError(UserError):
@@ -119,9 +132,12 @@ def _damage_kinds(lmdb: ModuleType) -> tuple[type[BaseException], ...]:
 
 
 def _error_code(error: BaseException) -> int | None:
-    """The system error number: OSError's `errno`; py-lmdb's `code` (set by its C extension),
-    or failing that the system's words at the end of its message."""
+    """The system error number: OSError's `errno`; py-lmdb's `code` (set by its C extension;
+    a Windows code on Windows, translated), or failing that the system's words at the end of
+    its message."""
     code = getattr(error, "errno", None) or getattr(error, "code", None)
+    if isinstance(code, int) and sys.platform == "win32" and not isinstance(error, OSError):
+        return _WINDOWS_CODES.get(code)  # an unknown Windows code is no errno: its words say it
     if isinstance(code, int):
         return code
     text = str(error)

@@ -117,3 +117,32 @@ def test_damage_and_a_panic_last_a_full_disk_does_not() -> None:
 def test_a_history_failure_gives_its_sentence_anything_else_its_kind_too() -> None:
     assert failure_reason(HistoryWriteError(DISK_FULL)) == DISK_FULL
     assert failure_reason(ValueError("bad id")) == "ValueError: bad id"
+
+
+@pytest.mark.parametrize(
+    ("code", "reason"),
+    [
+        (112, DISK_FULL),  # ERROR_DISK_FULL: the map grown on a full disk
+        (39, DISK_FULL),  # ERROR_HANDLE_DISK_FULL
+        (5, "permission denied"),  # ERROR_ACCESS_DENIED, not errno 5 (EIO)
+        (19, "the disk is read-only"),  # ERROR_WRITE_PROTECT
+        (1117, "the disk reported an input/output error"),  # ERROR_IO_DEVICE
+    ],
+)
+def test_on_windows_lmdb_system_errors_carry_windows_codes_and_read_as_sentences(
+    monkeypatch: pytest.MonkeyPatch, free_space: list[int], code: int, reason: str
+) -> None:
+    monkeypatch.setattr(failures.sys, "platform", "win32")
+    error = lmdb_error(lmdb.Error, "mdb_env_set_mapsize: (the system's words)", code)
+    assert describe(error, FOLDER) == reason
+
+
+def test_on_windows_an_unknown_windows_code_is_not_taken_for_an_errno(
+    monkeypatch: pytest.MonkeyPatch, free_space: list[int]
+) -> None:
+    monkeypatch.setattr(failures.sys, "platform", "win32")
+    # 28 is ERROR_OUT_OF_PAPER on Windows, ENOSPC on POSIX.
+    error = lmdb_error(lmdb.Error, "mdb_txn_commit: The printer is out of paper.", 28)
+    assert describe(error, FOLDER) == "mdb_txn_commit: The printer is out of paper."
+    # An OSError's errno is the C library's on Windows too.
+    assert describe(OSError(errno.ENOSPC, "No space left on device"), FOLDER) == DISK_FULL
