@@ -55,7 +55,7 @@ _prctl = _load_prctl()
 def preexec() -> Callable[[], None] | None:
     """The `preexec_fn` that ties the next agent's life to this app (None: nothing to do)."""
     prctl = _prctl
-    if prctl is None:
+    if prctl is None or sys.platform == "win32":
         return None
     app_pid = os.getpid()
 

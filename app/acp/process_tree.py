@@ -1,8 +1,9 @@
 """An agent and everything it started, as the stop sequence sees it: four operations whose
 meaning is the same everywhere, done the way each system can (process.py holds the sequence).
 
-- POSIX (`ProcessGroup`): the agent leads a process group of its own (start_new_session);
-  soft = SIGTERM to the group, kill = SIGKILL to the group, alive = any member left.
+- POSIX (`ProcessGroup`, process_tree_posix.py): the agent leads a process group of its own
+  (start_new_session); soft = SIGTERM to the group, kill = SIGKILL to the group, alive = any
+  member left.
 - Windows (`JobTree`, process_tree_windows.py): the agent leads a console process group
   (CREATE_NEW_PROCESS_GROUP) and is put in a kill-on-close Job Object of its own right after it
   starts; soft = CTRL_BREAK_EVENT to the group, kill = TerminateJobObject, alive = the job's
@@ -11,9 +12,6 @@ meaning is the same everywhere, done the way each system can (process.py holds t
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
 import sys
 from collections.abc import Callable
 from typing import Protocol
@@ -35,35 +33,6 @@ class ProcessTree(Protocol):
         """Releases what the tree holds (idempotent); called once the agent is stopped."""
 
 
-class ProcessGroup:
-    """POSIX: the agent's process group, whose id is the agent's pid."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-
-    def signal_soft(self) -> None:
-        self._signal(signal.SIGTERM)
-
-    def kill(self) -> None:
-        self._signal(signal.SIGKILL)
-
-    def alive(self) -> bool:
-        try:
-            os.killpg(self.pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return True
-
-    def close(self) -> None:
-        pass
-
-    def _signal(self, sig: signal.Signals) -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, sig)
-
-
 def adopt(pid: int, exited: Callable[[], bool]) -> ProcessTree:
     """The tree of an agent that has just started (`exited` tells whether the agent itself has
     ended, for when Windows cannot count the job's processes)."""
@@ -71,7 +40,10 @@ def adopt(pid: int, exited: Callable[[], bool]) -> ProcessTree:
         from app.acp.process_tree_windows import JobTree
 
         return JobTree.adopt(pid, exited)
-    return ProcessGroup(pid)
+    else:  # noqa: RET505 (the else tells mypy this is POSIX only)
+        from app.acp.process_tree_posix import ProcessGroup
+
+        return ProcessGroup(pid)
 
 
 def spawn_options() -> dict[str, object]:

@@ -189,6 +189,8 @@ def _has_mark(pid: int, mark: bytes) -> bool:
 
 
 def _stop_groups(groups: set[int], grace: float) -> None:
+    if sys.platform == "win32":  # never called there (SUPPORTED): Windows has no groups to kill
+        return
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for pgid in groups:
             with contextlib.suppress(ProcessLookupError, PermissionError):

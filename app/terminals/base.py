@@ -41,6 +41,7 @@ async def open_terminal(
         from app.terminals.windows import WindowsTerminal
 
         return await WindowsTerminal.spawn(command, env, cwd, size, on_output, on_exit)
-    from app.terminals.posix import PosixTerminal
+    else:  # noqa: RET505 (the else tells mypy this is POSIX only)
+        from app.terminals.posix import PosixTerminal
 
-    return PosixTerminal.spawn(command, env, cwd, size, on_output, on_exit, before_exec)
+        return PosixTerminal.spawn(command, env, cwd, size, on_output, on_exit, before_exec)

@@ -19,12 +19,15 @@ import os
 import signal
 import struct
 import subprocess
+import sys
 import termios
 from collections.abc import Callable
 from pathlib import Path
 
 from app.terminals.base import OnExit, OnOutput
 from app.terminals.output import OutputBatcher
+
+assert sys.platform != "win32"  # imported on POSIX only (base.py); type-checked as such
 
 READ_BYTES = 64 * 1024
 POLL_SECONDS = 0.05
