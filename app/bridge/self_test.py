@@ -32,6 +32,8 @@ from app.bridge.backends import Backend
 log = logging.getLogger(__name__)
 
 SELF_TEST_ENV = "SIDEKICKS_SELF_TEST"
+# A file the verdict is also written to: a windowed app (Windows, a macOS bundle) has no stderr.
+REPORT_ENV = "SIDEKICKS_SELF_TEST_REPORT"
 TIMEOUT_SECONDS = 30.0
 POLL_SECONDS = 0.1
 CLOSE_SECONDS = 10.0  # after the verdict, how long the window may take to close before exit
@@ -145,9 +147,12 @@ class SelfTest:
             self.failure = f"the self-test failed: {err}"
         seconds = time.monotonic() - started
         if self.failure is None:
-            log.info("self-test passed on the %s backend in %.1f s", self._backend.name, seconds)
+            said = f"self-test passed on the {self._backend.name} backend in {seconds:.1f} s"
+            log.info("%s", said)
         else:
-            log.error("self-test failed on the %s backend: %s", self._backend.name, self.failure)
+            said = f"self-test failed on the {self._backend.name} backend: {self.failure}"
+            log.error("%s", said)
+        report(said)
         self._close()
 
     def _steps(self, deadline: float) -> str | None:
@@ -224,6 +229,18 @@ class SelfTest:
                 self._window.destroy()
         except Exception:
             log.exception("could not close the window")
+
+
+def report(said: str) -> None:
+    """Writes `said` to $SIDEKICKS_SELF_TEST_REPORT, when set."""
+    path = os.environ.get(REPORT_ENV)
+    if not path:
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as report:
+            report.write(said + "\n")
+    except OSError as err:
+        log.error("cannot write the self-test's report to %s: %s", path, err)
 
 
 def _still_here(window: Any) -> bool:

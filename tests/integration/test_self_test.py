@@ -25,12 +25,15 @@ def app_env() -> dict[str, str]:
     return {**os.environ, "QT_QPA_PLATFORM": "offscreen", "QTWEBENGINE_DISABLE_SANDBOX": "1"}
 
 
-def run(argv: list[str], prelude: str = "") -> subprocess.CompletedProcess[str]:
+def run(
+    argv: list[str], prelude: str = "", report: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     """`python -m app ARGV`, after `prelude` (Python run first in the app's process)."""
     code = f"import sys\n{prelude}\nfrom app.__main__ import main\nsys.exit(main({argv!r}))"
+    env = {**app_env(), **({"SIDEKICKS_SELF_TEST_REPORT": str(report)} if report else {})}
     return subprocess.run(
         [sys.executable, "-c", code],
-        cwd=ROOT, env=app_env(), capture_output=True, text=True, timeout=SECONDS,
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=SECONDS,
     )  # fmt: skip
 
 
@@ -42,13 +45,17 @@ def config(tmp_path: Path) -> str:
 
 def test_the_self_test_proves_the_bridge_in_the_real_window_and_exits_0(tmp_path: Path) -> None:
     assert ui_index().is_file(), "the self-test needs the built UI (cd ui && npm run build)"
+    report = tmp_path / "self-test.txt"  # what a windowed app without stderr says
     result = subprocess.run(
         [sys.executable, "-m", "app", "--self-test", "--config", config(tmp_path)],
-        cwd=ROOT, env=app_env(), capture_output=True, text=True, timeout=SECONDS,
+        cwd=ROOT, env={**app_env(), "SIDEKICKS_SELF_TEST_REPORT": str(report)},
+        capture_output=True, text=True, timeout=SECONDS,
     )  # fmt: skip
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
-    assert f"self-test passed on the {running_backend().name} backend" in output
+    passed = f"self-test passed on the {running_backend().name} backend"
+    assert passed in output
+    assert report.read_text(encoding="utf-8").startswith(passed)
     assert "'call': 'ok', 'event': True, 'inline': 'refused'" in output
 
 
@@ -78,13 +85,13 @@ def test_a_self_test_whose_event_never_arrives_exits_1_with_the_reason(tmp_path:
 
 def test_a_changed_pywebview_opens_no_window_and_names_the_backend(tmp_path: Path) -> None:
     prelude = "from app.bridge import csp\ncsp.ORIGINAL = csp.ORIGINAL.replace('new', 'old')\n"
-    result = run(["--config", config(tmp_path)], prelude)
+    report = tmp_path / "self-test.txt"
+    result = run(["--self-test", "--config", config(tmp_path)], prelude, report)
     assert result.returncode == 3, result.stdout + result.stderr
-    backend = running_backend().name
-    assert (
-        f"sidekicks: pywebview's bridge script for the {backend} backend changed" in result.stderr
-    )
+    changed = f"pywebview's bridge script for the {running_backend().name} backend changed"
+    assert f"sidekicks: {changed}" in result.stderr
     assert "opening the window" not in result.stderr
+    assert report.read_text(encoding="utf-8").startswith(f"refused to open the window: {changed}")
 
 
 def lock_removed(module: str) -> str:
