@@ -21,7 +21,13 @@ can_apt() { command -v apt-get >/dev/null && { [ "$(id -u)" = 0 ] || sudo -n tru
 # System packages: PyGObject and pycairo build from source against GObject introspection and
 # cairo; the window needs WebKitGTK's typelib (to build: the spec drops whatever WebKitGTK loads
 # from the bundle, and to try the result).
-typelib() { ls /usr/lib/*/girepository-1.0/"$1".typelib /usr/lib/girepository-1.0/"$1".typelib 2>/dev/null | head -1; }
+typelib() {
+  local found
+  for found in /usr/lib/*/girepository-1.0/"$1".typelib /usr/lib/girepository-1.0/"$1".typelib; do
+    [ -f "$found" ] && echo "$found" && return 0
+  done
+  return 0
+}
 missing=()
 command -v gcc >/dev/null || missing+=(gcc)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
