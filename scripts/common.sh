@@ -11,9 +11,13 @@ esac
 
 # The venv's programs: .venv/Scripts/python.exe on Windows, .venv/bin/python elsewhere (Git Bash
 # finds `ruff` for ruff.exe by itself).
-if [ "$system" = windows ]; then venv_bin=.venv/Scripts; else venv_bin=.venv/bin; fi
-venv_python=$venv_bin/python
-[ "$system" = windows ] && venv_python=$venv_bin/python.exe
+if [ "$system" = windows ]; then
+  venv_bin=.venv/Scripts
+  venv_python=.venv/Scripts/python.exe
+else
+  venv_bin=.venv/bin
+  venv_python=.venv/bin/python
+fi
 
 # A hash of stdin: sha256sum (Linux, Git Bash) or shasum (macOS has no sha256sum).
 sha256() {
