@@ -139,6 +139,21 @@ class Stop:
         self.asked.set()
 
 
+def std_handles() -> dict[str, Any]:
+    """Windows: our stdin/stdout (the ACP channel) and stderr, handed on by name — Popen given
+    none starts the child without inheriting any handle. One we do not have is left out."""
+    if not WINDOWS:
+        return {}  # inherited as they are
+    handles: dict[str, Any] = {}
+    for name, fd in (("stdin", 0), ("stdout", 1), ("stderr", 2)):
+        try:
+            os.fstat(fd)
+        except OSError:
+            continue
+        handles[name] = fd
+    return handles
+
+
 def start_helper(command: str) -> Child:
     say(f"{NAME}: starting helper ({command})")
     output = sys.stderr if sys.stderr is not None else subprocess.DEVNULL
@@ -166,10 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     helper_command = os.environ.get(HELPER_VARIABLE, "")
     helper = start_helper(helper_command) if helper_command else None
     try:
-        # Our stdin/stdout (the ACP channel) and stderr, handed on by name: on Windows a child
-        # given none inherits no handle at all.
-        std: dict[str, Any] = {"stdin": 0, "stdout": 1, "stderr": 2} if WINDOWS else {}
-        agent = Child.start([program, *command[1:]], **std)
+        agent = Child.start([program, *command[1:]], **std_handles())
     except OSError as err:
         say(f"{NAME}: '{program}' could not be started: {err}")
         if helper is not None:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from app import Sidekicks
+from app.agents import launcher
 from app.agents.launcher import AGENTS, agent_command
 from app.agents.supervisor import Tuning
 from tests.agents import fake_command, write_config
@@ -29,7 +30,9 @@ PID_WRITER = "import os, sys, time; open(sys.argv[1], 'w').write(str(os.getpid()
 
 def launch(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, LAUNCHER, *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=30, env=env)
+    return subprocess.run(
+        command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30, env=env
+    )
 
 
 def helper_writing_its_pid(pidfile: Path) -> str:
@@ -51,6 +54,24 @@ def test_the_short_names_are_agents_sh_ones() -> None:
         assert f"  {name + ')':<9} cmd=({' '.join(command)}) ;;" in script
     assert agent_command(["claude", "--debug"])[-1] == "--debug"
     assert agent_command(["run", "my-agent", "--acp"]) == ["my-agent", "--acp"]
+
+
+def test_on_windows_the_std_handles_are_handed_to_the_agent_by_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Simulated: Popen given no std argument starts a Windows child inheriting no handle.
+    real_fstat = os.fstat
+
+    def fstat(fd: int) -> os.stat_result:
+        if fd == 0:
+            raise OSError(9, "Bad file descriptor")  # a windowed app started without stdin
+        return real_fstat(fd)
+
+    monkeypatch.setattr(launcher, "WINDOWS", True)
+    monkeypatch.setattr(launcher.os, "fstat", fstat)
+    assert launcher.std_handles() == {"stdout": 1, "stderr": 2}
+    monkeypatch.setattr(launcher, "WINDOWS", False)
+    assert launcher.std_handles() == {}, "POSIX: inherited as they are"
 
 
 def test_an_unknown_name_is_refused_with_the_list_of_names() -> None:
@@ -84,7 +105,7 @@ def test_the_agents_exit_code_is_the_launchers_also_from_the_packaged_apps_flag(
     assert launch("run", sys.executable, "-c", "raise SystemExit(5)").returncode == 5
     frozen_like = subprocess.run(
         [sys.executable, "-m", "app", "--launch-agent", "run", sys.executable, "-c", "exit(6)"],
-        cwd=ROOT, capture_output=True, timeout=30,
+        cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, timeout=30,
     )  # fmt: skip
     assert frozen_like.returncode == 6
 
