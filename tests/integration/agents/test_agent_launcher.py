@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from app import Sidekicks
-from app.agents import launcher
+from app.agents import launcher as launcher_module
 from app.agents.launcher import AGENTS, agent_command
 from app.agents.supervisor import Tuning
 from tests.agents import fake_command, write_config
@@ -67,11 +67,11 @@ def test_on_windows_the_std_handles_are_handed_to_the_agent_by_name(
             raise OSError(9, "Bad file descriptor")  # a windowed app started without stdin
         return real_fstat(fd)
 
-    monkeypatch.setattr(launcher, "WINDOWS", True)
-    monkeypatch.setattr(launcher.os, "fstat", fstat)
-    assert launcher.std_handles() == {"stdout": 1, "stderr": 2}
-    monkeypatch.setattr(launcher, "WINDOWS", False)
-    assert launcher.std_handles() == {}, "POSIX: inherited as they are"
+    monkeypatch.setattr(launcher_module, "WINDOWS", True)
+    monkeypatch.setattr(launcher_module.os, "fstat", fstat)
+    assert launcher_module.std_handles() == {"stdout": 1, "stderr": 2}
+    monkeypatch.setattr(launcher_module, "WINDOWS", False)
+    assert launcher_module.std_handles() == {}, "POSIX: inherited as they are"
 
 
 def test_an_unknown_name_is_refused_with_the_list_of_names() -> None:
