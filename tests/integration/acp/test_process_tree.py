@@ -73,7 +73,7 @@ def test_the_agents_job_counts_the_agent_and_its_grandchild(tmp_path: Path) -> N
 
     pidfile = tmp_path / "pids"
 
-    async def scenario() -> None:
+    async def scenario() -> int:
         agent = await spawn(pidfile)
         _, grandchild = await asyncio.to_thread(read_pids, pidfile)
         assert isinstance(agent.tree, JobTree) and agent.tree.job is not None
@@ -87,8 +87,9 @@ def test_the_agents_job_counts_the_agent_and_its_grandchild(tmp_path: Path) -> N
         assert running(grandchild) and agent.tree.alive()
         await agent.stop(stdin_grace=0.2, term_grace=0.5)
         assert job.handle == 0, "the job's handle is closed once stopped"
+        return grandchild
 
-    asyncio.run(scenario())
+    ended(asyncio.run(scenario()))
 
 
 # An app-like parent: spawns the agent as Sidekicks does, then waits to be killed.

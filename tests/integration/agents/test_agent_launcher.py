@@ -68,7 +68,7 @@ def test_on_windows_the_std_handles_are_handed_to_the_agent_by_name(
         return real_fstat(fd)
 
     monkeypatch.setattr(launcher_module, "WINDOWS", True)
-    monkeypatch.setattr(launcher_module.os, "fstat", fstat)
+    monkeypatch.setattr(os, "fstat", fstat)
     assert launcher_module.std_handles() == {"stdout": 1, "stderr": 2}
     monkeypatch.setattr(launcher_module, "WINDOWS", False)
     assert launcher_module.std_handles() == {}, "POSIX: inherited as they are"
