@@ -168,6 +168,8 @@ def imported_from(code: CodeType, module: str) -> set[str]:
     """The names `code` (a module's) imports with `from <module> import …`, at any depth."""
     names: set[str] = set()
     for each in _codes(code):
+        if module not in each.co_names:  # no `import module` here: nothing to read (faster)
+            continue
         current = None
         for instruction in dis.get_instructions(each):
             if instruction.opname == "IMPORT_NAME":

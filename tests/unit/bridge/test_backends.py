@@ -281,3 +281,16 @@ def test_the_running_backend_is_the_systems_own(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(sys, "platform", "linux")
     monkeypatch.setenv(backends.GUI_OVERRIDE, "gtk")
     assert running_backend() is GTK
+
+
+def test_webview_start_refuses_a_backend_it_fell_back_to(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pywebview imports gtk, or falls back to Qt when gi is missing: the check runs right after."""
+    import webview
+
+    loaded = {"module": types.ModuleType("webview.platforms.gtk")}
+    monkeypatch.setattr(webview, "initialize", lambda *_, **__: loaded["module"])
+    checks.install_loaded_check(GTK)
+    assert webview.initialize() is loaded["module"]  # type: ignore[attr-defined]
+    loaded["module"] = types.ModuleType("webview.platforms.qt")
+    with pytest.raises(BridgePatchError, match="pywebview fell back to qt"):
+        webview.initialize()  # type: ignore[attr-defined]
