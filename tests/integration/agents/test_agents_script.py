@@ -12,7 +12,7 @@ from app import Sidekicks
 from app.agents.supervisor import Tuning
 from app.paths import resource_path
 from tests.agents import fake_command, write_config
-from tests.processes import alive
+from tests.running import running
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.posix_only(
@@ -57,9 +57,9 @@ def test_closing_stdin_ends_the_agent_and_the_script_stops_its_helper(
     with Sidekicks(config=config, tuning=Tuning(stdin_grace=5, term_grace=3)) as sk:
         sk.api.AgentService.Start("a")
         helper = int(wait_for(lambda: pidfile.exists() and pidfile.read_text().strip()))
-        assert alive(helper)
+        assert running(helper)
         sk.api.AgentService.Stop("a")
-        assert not alive(helper)
+        assert not running(helper)
         assert "agents.sh: stopping helper (echo" in "\n".join(sk.api.AgentService.Logs("a"))
 
 
@@ -74,5 +74,5 @@ def test_on_sigterm_the_script_stops_a_stubborn_agent_and_its_helper_itself(
         sk.api.AgentService.Start("a")
         helper = int(wait_for(lambda: pidfile.exists() and pidfile.read_text().strip()))
         sk.api.AgentService.Stop("a")
-        assert not alive(helper)
+        assert not running(helper)
         assert "agents.sh: stopping helper (echo" in "\n".join(sk.api.AgentService.Logs("a"))

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from app.terminals.base import open_terminal
-from tests.processes import alive
+from tests.running import running
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.posix_only("POSIX pseudo-terminals (Windows: test_windows_terminal.py)")
 
@@ -99,4 +100,5 @@ def test_killing_ends_the_program_and_what_it_started() -> None:
         assert run.exits == [None]  # ended by a signal
 
     on_pty(SPAWNS_A_CHILD, scenario)
-    assert children and not alive(children[0])
+    assert children
+    wait_for(lambda: not running(children[0]), what="the child to end")  # reaped by init
