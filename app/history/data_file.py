@@ -14,6 +14,8 @@ history that never held anything, and is opened as new.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 
 import lmdb
@@ -51,10 +53,34 @@ def mark_started(folder: Path) -> None:
         marker.touch(mode=0o600)
 
 
-def refuse_cut_short(env: lmdb.Environment, folder: Path) -> None:
+def data_length(folder: Path) -> int | None:
+    """The data file's length now, before LMDB maps it (None: there is no file yet)."""
+    try:
+        return (folder / DATA_FILE).stat().st_size
+    except FileNotFoundError:
+        return None
+
+
+class CutShort(lmdb.CorruptedError):
+    """The data file ends before its last committed page."""
+
+
+def refuse_cut_short(env: lmdb.Environment, folder: Path, length: int | None) -> None:
     """Refuses a data file shorter than its last committed page (a truncated copy, a full
-    disk under some file systems), before anything reads past its end."""
+    disk under some file systems), before anything reads past its end. `length` is the
+    file's length before LMDB mapped it: on Windows, mapping sets the file to the map's
+    size, zeros past the old end, which would hide the cut from a look at the file now."""
+    if not length:
+        return  # no file, or an empty one (refused before by refuse_emptied if it held data)
     needed = (env.info()["last_pgno"] + 1) * env.stat()["psize"]
-    actual = (Path(env.path()) / DATA_FILE).stat().st_size
-    if actual < needed:
-        raise lmdb.CorruptedError(f"{folder}: the data file is cut short")
+    if length < needed:
+        raise CutShort(f"{folder}: the data file is cut short")
+
+
+def restore_length(folder: Path, length: int | None) -> None:
+    """Gives a refused data file back the length it had (on Windows mapping lengthened it
+    with zeros): it is left as it was found. Call it once LMDB has closed the file."""
+    data = folder / DATA_FILE
+    with contextlib.suppress(OSError):
+        if length is not None and data.stat().st_size > length:
+            os.truncate(data, length)

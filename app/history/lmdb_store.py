@@ -37,7 +37,14 @@ from app.history.base import (
     RecordPage,
     StoredChannel,
 )
-from app.history.data_file import mark_started, refuse_cut_short, refuse_emptied
+from app.history.data_file import (
+    CutShort,
+    data_length,
+    mark_started,
+    refuse_cut_short,
+    refuse_emptied,
+    restore_length,
+)
 from app.history.failures import (
     HistoryUnreadable,
     HistoryWriteError,
@@ -103,6 +110,7 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
         self._report = ProblemReport()
         self._checks = RecordChecks(folder, self._report)
         refuse_emptied(folder)
+        length = data_length(folder)
         # sync/metasync on and writemap off (the defaults, spelled out): a commit is on disk
         # when put returns, and a stray write through the map cannot corrupt the file.
         self._env = lmdb.open(
@@ -116,7 +124,7 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
             mode=0o600,  # conversations may hold secrets: the files are the user's alone
         )
         try:
-            refuse_cut_short(self._env, folder)
+            refuse_cut_short(self._env, folder, length)
             # Creating sub-databases and converting an older format are writes: they can meet
             # a full map too (a database reopened with a map just its size, see _grow).
             dbs = self._write(self._open_sub_databases)
@@ -124,6 +132,10 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
             self._changes = self._write(lambda txn: self._env.open_db(CHANGES_DB, txn=txn))
             self._check_ends()
             mark_started(folder)
+        except CutShort:
+            self._env.close()
+            restore_length(folder, length)
+            raise
         except BaseException:
             self._env.close()
             raise

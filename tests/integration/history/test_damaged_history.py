@@ -6,12 +6,16 @@ context (`messages_after`), the channel list and the commands."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import lmdb
 import pytest
 
 from app.core.ids import new_id
+from app.history.data_file import DATA_FILE
 from app.history.failures import HistoryUnreadable
 from app.history.lmdb_store import LmdbHistory
 from app.history.lock import FolderLock
@@ -243,3 +247,42 @@ def test_damage_found_at_open_gives_memory_and_says_where_the_file_is(tmp_path: 
     finally:
         history.close()
     FolderLock.take(data_dir(config)).release()
+
+
+@pytest.fixture
+def mapped_as_on_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """LMDB 0.9 on Windows sets the data file to the map's size when it maps it (zeros past
+    the old end); simulated: every open lengthens the file so."""
+    open_env = lmdb.open
+
+    def open_lengthening(path: str, **options: Any) -> lmdb.Environment:
+        env = open_env(path, **options)
+        data = Path(path) / DATA_FILE
+        os.truncate(data, max(data.stat().st_size, env.info()["map_size"]))
+        return env
+
+    monkeypatch.setattr(lmdb, "open", open_lengthening)
+
+
+@pytest.mark.usefixtures("mapped_as_on_windows")
+def test_a_cut_short_file_is_refused_where_mapping_lengthens_it_and_keeps_its_length(
+    folder: Path, channel: tuple[str, list[Message]]
+) -> None:
+    data = folder / DATA_FILE
+    os.truncate(data, 8192)  # the two meta pages survive; the tree they point to is gone
+    with pytest.raises(lmdb.CorruptedError, match="cut short"):
+        LmdbHistory(folder)  # refused on the length it had, not the one mapping gave it
+    assert data.stat().st_size == 8192  # left as it was found
+
+
+@pytest.mark.usefixtures("mapped_as_on_windows")
+def test_a_whole_file_lengthened_by_mapping_opens_with_everything_in_it(
+    folder: Path, channel: tuple[str, list[Message]]
+) -> None:
+    channel_id, added = channel
+    history = LmdbHistory(folder)
+    try:
+        assert history.messages_after(channel_id, "", 1000) == added
+        assert (folder / DATA_FILE).stat().st_size == history._env.info()["map_size"]
+    finally:
+        history.close()
