@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import ctypes
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from app.history import lock as lock_module
 from app.history import windows_lock
 from app.history.lock import LOCK_FILE_NAME, FolderLock, LockHeld
 from app.history.windows_lock import (
@@ -106,7 +106,7 @@ class FakeKernel32:
 def kernel32(monkeypatch: pytest.MonkeyPatch) -> FakeKernel32:
     """This process runs the Windows branch of FolderLock, with the simulated kernel32."""
     fake = FakeKernel32()
-    monkeypatch.setattr(lock_module.sys, "platform", "win32")
+    monkeypatch.setattr(sys, "platform", "win32")
     monkeypatch.setattr(windows_lock, "windows_api", lambda: fake)
     return fake
 
@@ -126,7 +126,7 @@ def test_on_windows_the_lock_is_lockfileex_exclusive_failing_at_once_on_the_firs
     flags = LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY
     ((name, handle, called_flags, low, high, offset),) = kernel32.calls
     assert (name, called_flags, low, high, offset) == ("LockFileEx", flags, 1, 0, 0)
-    assert is_open(handle - 1000)  # the lock file's own descriptor, kept open
+    assert isinstance(handle, int) and is_open(handle - 1000)  # the lock file's, kept open
     held.release()
 
 
@@ -183,7 +183,7 @@ def test_posix_locks_never_load_kernel32(tmp_path: Path, monkeypatch: pytest.Mon
     def refuse() -> None:
         raise AssertionError("kernel32 loaded off Windows")
 
-    monkeypatch.setattr(lock_module.sys, "platform", "linux")
+    monkeypatch.setattr(sys, "platform", "linux")
     monkeypatch.setattr(windows_lock, "windows_api", refuse)
     FolderLock.take(tmp_path).release()
 
