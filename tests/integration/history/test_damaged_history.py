@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -252,7 +253,9 @@ def test_damage_found_at_open_gives_memory_and_says_where_the_file_is(tmp_path: 
 @pytest.fixture
 def mapped_as_on_windows(monkeypatch: pytest.MonkeyPatch) -> None:
     """LMDB 0.9 on Windows sets the data file to the map's size when it maps it (zeros past
-    the old end); simulated: every open lengthens the file so."""
+    the old end); simulated elsewhere: every open lengthens the file so."""
+    if sys.platform == "win32":
+        return  # the real thing
     open_env = lmdb.open
 
     def open_lengthening(path: str, **options: Any) -> lmdb.Environment:
