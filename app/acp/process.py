@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import sys
 from collections import deque
 from collections.abc import Callable
@@ -51,6 +52,19 @@ class SpawnError(Exception):
         return str(self.reason)
 
 
+def program_path(
+    command: list[str], env: dict[str, str], platform: str = sys.platform
+) -> list[str]:
+    """The command with its program found on the agent's PATH the way a Windows shell finds it
+    (PATHEXT: `npx` is `npx.cmd`), which CreateProcess does not do. POSIX's exec searches PATH
+    itself: the command is left as it is there, and whatever cannot be found is left for the
+    spawn to report."""
+    if platform != "win32":
+        return command
+    found = shutil.which(command[0], path=env.get("PATH", os.defpath))
+    return [found, *command[1:]] if found else command
+
+
 class AgentProcess:
     def __init__(
         self, proc: asyncio.subprocess.Process, stderr: StderrTail, tree: ProcessTree
@@ -79,7 +93,7 @@ class AgentProcess:
             kwargs["preexec_fn"] = lifeline.preexec()
         try:
             proc = await asyncio.create_subprocess_exec(
-                *command,
+                *program_path(command, full_env),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,

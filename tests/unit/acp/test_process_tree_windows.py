@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from app.acp import lifeline_windows, process_tree, winjob
-from app.acp.process import AgentProcess
+from app.acp.process import AgentProcess, program_path
 from app.acp.process_tree_windows import (
     CREATE_NEW_PROCESS_GROUP,
     CREATE_NO_WINDOW,
@@ -225,3 +227,34 @@ def test_without_a_shared_console_the_break_fails_quietly_and_the_job_ends_the_a
 def test_an_agent_that_ends_on_stdin_alone_gets_no_signal_at_all() -> None:
     kernel = FakeKernel32()
     assert stopped(kernel, exits_on_eof=True) == [("stdin closed",), ("CloseHandle", "job")]
+
+
+# ---- finding the program ------------------------------------------------------------------------
+
+
+def test_on_windows_the_program_is_looked_up_on_the_agents_path(tmp_path: Path) -> None:
+    # CreateProcess does not try PATHEXT (`npx` is `npx.cmd`): the spawn looks it up as `where`
+    # would, on the PATH the agent gets. Here shutil.which follows this system's rules.
+    program = tmp_path / "fake-npx"
+    program.write_text("")
+    program.chmod(0o755)
+    env = {"PATH": str(tmp_path)}
+    found = program_path(["fake-npx", "-y", "pkg"], env, platform="win32")
+    assert found == [str(program), "-y", "pkg"]
+    assert program_path(["fake-npx"], env, platform="linux") == ["fake-npx"], "exec searches"
+    missing = ["nowhere", "x"]
+    assert program_path(missing, env, platform="win32") == missing, "left for the spawn to report"
+
+
+@pytest.mark.windows_only("PATHEXT: a .cmd program named without its extension")
+def test_on_windows_an_agent_named_without_cmd_starts(tmp_path: Path) -> None:
+    (tmp_path / "fake-agent.cmd").write_text("@exit /b 7\r\n")
+
+    async def run() -> int | None:
+        env = {"PATH": f"{tmp_path};{os.environ['PATH']}"}
+        agent = await AgentProcess.spawn(["fake-agent"], env, tmp_path, lambda line: None)
+        await agent.wait_exit(20)
+        await agent.stop(0.1, 0.1)
+        return agent.returncode
+
+    assert asyncio.run(run()) == 7
