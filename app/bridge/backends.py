@@ -8,8 +8,8 @@ BACKENDS says, per backend, which of our patches apply and why, which are not ne
 what is left uncovered (read from pywebview 6.2's platforms/*.py; app/bridge/checks.py verifies at
 each start that the code the running backend relies on is still there, and `--self-test` proves
 the bridge in the real window). The CSP patch, the eval-free evaluate_js, the result encoding and
-the allow-list apply to every backend; the permission fix to Qt only; the navigation lock exists
-for qt, gtk and edgechromium, not yet for cocoa.
+the allow-list apply to every backend; the permission fix to Qt only; each backend has its own
+navigation lock (qt_, gtk_, edge_, cocoa_navigation.py).
 """
 
 from __future__ import annotations
@@ -119,20 +119,25 @@ COCOA = Backend(
         "csp": "WKWebView enforces script-src; inject_pywebview builds the api with new Function",
         "without_eval": "evaluateJavaScript runs in the page's world, where its CSP refuses eval",
         **_SHARED_APPLIES,
+        "navigation": "decidePolicyForNavigationAction allows every load, didFinishNavigation "
+        "injects the bridge in whatever page loaded, a _blank link goes to webbrowser",
     },
     not_needed={
         "permissions": "the WKUIDelegate has no media-capture method: WebKit asks the person "
         "itself, nothing crashes (and WKWebView has no Notification API)",
     },
-    uncovered={
-        # A lock needs a WKNavigationDelegate (and WKUIDelegate) of ours in front of pywebview's
-        # PyObjC classes; not written without a Mac to run it on. Meanwhile the CSP (no script,
-        # no frames, no form action) and the allow-list hold; a meta refresh or a link followed
-        # in the window would leave the app's page.
-        "navigation": "decidePolicyForNavigationAction allows every load, didFinishNavigation "
-        "injects the bridge in whatever page loaded, a _blank link goes to webbrowser",
+    uncovered={},
+    replaced={
+        "navigation": (
+            "BrowserView.BrowserDelegate",
+            "BrowserView.BrowserDelegate.webView_decidePolicyForNavigationAction_decisionHandler_",
+            "BrowserView.BrowserDelegate."
+            "webView_createWebViewWithConfiguration_forNavigationAction_windowFeatures_",
+        ),
     },
+    hooked={"BrowserView.__init__": ("BrowserDelegate",)},
 )
+
 
 EDGECHROMIUM = Backend(
     name="edgechromium",

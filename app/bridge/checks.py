@@ -42,6 +42,7 @@ PATCH_FILES = {
     ("qt", "navigation"): "qt_navigation.py",
     ("edgechromium", "navigation"): "edge_navigation.py",
     ("gtk", "navigation"): "gtk_navigation.py",
+    ("cocoa", "navigation"): "cocoa_navigation.py",
 }
 
 # Compact (json.dumps would add spaces) and a Mapping plain `json` cannot encode: only results.py's

@@ -4,10 +4,9 @@ QtWebEngine asks whether to navigate.
 pywebview's Qt page accepts every navigation of the window (it has no `acceptNavigationRequest`
 under QtWebEngine) and gives the bridge to whatever page then loads; its page for new windows
 hands every address, whatever the scheme, to the system's opener. Both methods are replaced on
-pywebview's classes before the window exists. gtk and edgechromium have their own locks
-(gtk_navigation.py, edge_navigation.py, with `follow` from here); cocoa has none yet (backends.py
-says what its own handling does): there the CSP (no frames, no script from elsewhere) and the
-bridge's allow-list (allowlist.py) hold.
+pywebview's classes before the window exists. The other backends have their own locks
+(gtk_navigation.py, edge_navigation.py, cocoa_navigation.py, with `follow` from here; backends.py
+says what each backend's own handling does).
 """
 
 from __future__ import annotations

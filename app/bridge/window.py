@@ -20,6 +20,7 @@ from typing import Any
 from app.bridge import (
     allowlist,
     checks,
+    cocoa_navigation,
     csp,
     dropped_paths,
     edge_navigation,
@@ -133,6 +134,7 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
     qt_navigation.install(app_page)
     edge_navigation.install(app_page)
     gtk_navigation.install(app_page)
+    cocoa_navigation.install(app_page)
     pump = EventPump(window.run_js)
     unsubscribe = sk.events.subscribe(pump.put)
     attention = WindowAttention(window)  # the title's count; a clicked notification's front

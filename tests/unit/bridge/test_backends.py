@@ -78,12 +78,12 @@ def test_every_patch_applies_or_says_why_not_on_every_backend(backend: Backend) 
     assert {"csp", "without_eval", "results", "allowlist"} <= set(backend.applies)
 
 
-def test_the_permission_fix_is_qt_only_and_only_cocoa_lacks_a_navigation_lock() -> None:
+def test_the_permission_fix_is_qt_only_and_every_backend_has_a_navigation_lock() -> None:
     for backend in (GTK, COCOA, EDGECHROMIUM):
         assert "permissions" in backend.not_needed
     assert "permissions" in QT.applies
-    assert all("navigation" in backend.applies for backend in (QT, GTK, EDGECHROMIUM))
-    assert set(COCOA.uncovered) == {"navigation"}
+    assert all("navigation" in backend.applies for backend in BACKENDS.values())
+    assert all(not backend.uncovered for backend in BACKENDS.values())
 
 
 @pytest.mark.parametrize("backend", BACKENDS.values(), ids=BACKENDS.keys())
@@ -169,7 +169,14 @@ CHANGES = [
     (QT, "def onFeaturePermissionRequested(", "def onPermissionRequested(", "code"),
     (QT, "def on_load_finished(self", "def on_loaded(self", "code"),
     (QT, "loadFinished.connect(self.on_load_finished)", "loadFinished.connect(self.x)", "code"),
-    # the handlers gtk_navigation.py and edge_navigation.py replace, and how they are hooked
+    # the handlers the navigation locks replace, and how pywebview reaches them
+    (COCOA, "self._browserDelegate = BrowserView.BrowserDelegate.alloc()", "x = D.alloc()", "code"),
+    (
+        COCOA,
+        "def webView_createWebViewWithConfiguration_forNavigationAction_windowFeatures_(",
+        "def webView_createWebView_(",
+        "code",
+    ),
     (GTK, "def on_navigation(self, webview", "def on_policy(self, webview", "code"),
     (GTK, "connect('decide-policy', self.on_navigation)", "connect('decide-policy', f)", "code"),
     (EDGECHROMIUM, "def on_new_window_request(", "def on_new_window(", "code"),
