@@ -42,9 +42,9 @@ class FileInUse(OSError):
 
     def __init__(self, target: StrPath, waited: float) -> None:
         sentence = _(
-            "another program kept {path} open for {seconds:.1f} s (an antivirus, a search "
+            "another program kept {path} open for {seconds} s (an antivirus, a search "
             "indexer or an editor?); the file was left as it was, try again"
-        ).format(path=os.fspath(target), seconds=waited)
+        ).format(path=os.fspath(target), seconds=f"{waited:.1f}")
         super().__init__(errno.EBUSY, sentence, os.fspath(target))
 
     def __str__(self) -> str:
