@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 import tempfile
 import time
 from collections.abc import Callable
@@ -75,13 +76,23 @@ def replace_file(
             os.replace(source, target)
             return
         except PermissionError as error:
-            if not held_open(error):
+            if not held_open(error) or _refused_for_good(target):
                 raise
             waited = clock() - start
             if waited >= budget:
                 raise FileInUse(target, waited) from error
         sleep(min(delay, max(budget - waited, 0.0)))
         delay = min(delay * 2, _LONGEST_DELAY)
+
+
+def _refused_for_good(target: StrPath) -> bool:
+    """Whether Windows' ERROR_ACCESS_DENIED is about the target itself, which waiting does not
+    change: a read-only file (MoveFileEx does not replace one) or a folder."""
+    try:
+        info = os.stat(target)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) or not info.st_mode & stat.S_IWRITE
 
 
 def write_atomic(path: Path, text: str) -> None:

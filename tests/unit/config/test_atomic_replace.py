@@ -128,6 +128,26 @@ def test_a_permission_error_without_a_windows_code_is_raised_at_once(
     assert leftovers(target.parent) == []
 
 
+def test_a_read_only_file_or_a_folder_is_refused_at_once_not_waited_for(
+    target: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Windows refuses to replace those with ERROR_ACCESS_DENIED too, and always will.
+    fake_time = FakeTime()
+    fake = FakeReplace(-1, lambda s, t: windows_error(5, s, t))
+    monkeypatch.setattr(os, "replace", fake)
+    target.chmod(0o444)
+    folder = target.parent / "folder"
+    folder.mkdir()
+    try:
+        for refused in (target, folder):
+            with pytest.raises(PermissionError) as raised:
+                replace_file("a.tmp", refused, sleep=fake_time.sleep, clock=fake_time.clock)
+            assert not isinstance(raised.value, FileInUse)
+        assert (fake.calls, fake_time.sleeps) == (2, [])
+    finally:
+        target.chmod(0o644)
+
+
 def test_other_windows_errors_are_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
     fake_time = FakeTime()
     fake = FakeReplace(-1, lambda s, t: windows_error(1920, s, t))  # ERROR_CANT_ACCESS_FILE
