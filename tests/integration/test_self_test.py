@@ -1,8 +1,7 @@
 """`python -m app --self-test`: the real window on this system's own backend (Qt offscreen here;
 cocoa on the macOS runner, edgechromium on Windows) proves the bridge and exits 0, says why and
-exits 1 when a step does not happen (a lost event; the navigation lock removed, where the backend
-has one), and a pywebview whose code changed under a patch opens no window (exit 3, the backend
-named)."""
+exits 1 when a step does not happen (a lost event; the navigation lock removed), and a pywebview
+whose code changed under a patch opens no window (exit 3, the backend named)."""
 
 from __future__ import annotations
 
@@ -111,7 +110,13 @@ def test_without_the_qt_navigation_lock_the_self_test_fails(tmp_path: Path) -> N
     assert_the_window_left(result)
 
 
-@pytest.mark.windows_only("edgechromium's navigation lock (macOS's cocoa has none yet)")
+@pytest.mark.windows_only("edgechromium is the backend on Windows")
 def test_without_the_edgechromium_navigation_lock_the_self_test_fails(tmp_path: Path) -> None:
     result = run(["--self-test", "--config", config(tmp_path)], lock_removed("edge_navigation"))
+    assert_the_window_left(result)
+
+
+@pytest.mark.macos_only("cocoa is the backend on macOS")
+def test_without_the_cocoa_navigation_lock_the_self_test_fails(tmp_path: Path) -> None:
+    result = run(["--self-test", "--config", config(tmp_path)], lock_removed("cocoa_navigation"))
     assert_the_window_left(result)
