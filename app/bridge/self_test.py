@@ -11,8 +11,9 @@ bridge method and nothing the page can call):
    patched script), and the answer arrives encoded by results.py (camelCase) through
    `evaluate_js` → `run_js` (csp.without_eval) and the allow-list;
 4. an event pushed by the app's event pump reaches the UI's dispatcher;
-5. where backends.py says the navigation lock applies (qt, edgechromium): a meta refresh sends
-   the page to another origin, and 2 s later it is still the same page, its bridge answering.
+5. the navigation lock: a meta refresh sends the page to another origin (elsewhere.py, which
+   counts its requests), and 2 s later nothing asked for it, the page is the same and its bridge
+   still answers.
 Then the window closes and the app exits 0; any step missing after 30 s: exit 1 with the reason.
 """
 
@@ -28,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.bridge.backends import Backend
+from app.bridge.elsewhere import Elsewhere
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +75,6 @@ STATE = "JSON.stringify(window.__sidekicksSelfTest || null)"
 # script's `location = …` would count as the person's link here: host scripts carry a gesture,
 # and a link opens in the system browser). The lock must refuse it; a refusal leaves no trace to
 # wait for, so the page is watched for this long.
-ELSEWHERE = "http://127.0.0.1:9/sidekicks-self-test"
 STAY_SECONDS = 2.0
 LEAVE = """(function () {
   var s = window.__sidekicksSelfTest;
@@ -183,11 +184,14 @@ class SelfTest:
     def _stays(self, deadline: float) -> str | None:
         """The navigation lock keeps the app's page, and its bridge, in the window."""
         window = self._window
-        window.run_js(LEAVE % {"elsewhere": json.dumps(ELSEWHERE)})
-        watch_until = min(deadline, time.monotonic() + STAY_SECONDS)
-        left = self._poll(lambda: not _still_here(window), watch_until)
+        with Elsewhere() as elsewhere:
+            window.run_js(LEAVE % {"elsewhere": json.dumps(elsewhere.url)})
+            watch_until = min(deadline, time.monotonic() + STAY_SECONDS)
+            left = self._poll(
+                lambda: elsewhere.requests > 0 or not _still_here(window), watch_until
+            )
         if left:
-            return f"the window left the app's page for {ELSEWHERE} (the navigation lock)"
+            return f"the window left the app's page for {elsewhere.url} (the navigation lock)"
         window.run_js(AGAIN)
         state: dict[str, Any] | None = None
 

@@ -3,6 +3,7 @@ is asked for by a hidden flag or an environment variable, and adds nothing the p
 
 from __future__ import annotations
 
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from app import Sidekicks
 from app.__main__ import parse_args
 from app.bridge import allowlist, self_test
+from app.bridge.elsewhere import Elsewhere
 from app.bridge.self_test import requested, verdict
 
 CSP = "default-src 'self'; script-src 'self'; object-src 'none'"
@@ -71,3 +73,12 @@ def test_the_page_can_call_nothing_of_the_self_test(tmp_path: Path) -> None:
         "ChannelService",
     }
     assert not [name for name in names if "test" in name.lower()]
+
+
+def test_the_other_origin_counts_who_asked_for_it() -> None:
+    with Elsewhere() as elsewhere:
+        assert elsewhere.url.startswith("http://127.0.0.1:")
+        assert elsewhere.requests == 0
+        with urllib.request.urlopen(elsewhere.url, timeout=5) as answer:
+            assert b"Not the app" in answer.read()
+        assert elsewhere.requests == 1
