@@ -396,11 +396,12 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
         size = self._env.info()["map_size"]
         if size >= MAX_MAP_SIZE:
             raise lmdb.MapFullError(f"the history reached {size} bytes")
-        # LMDB unmaps and maps the file again: a read transaction open meanwhile would walk
-        # pages of the old mapping (a crash, or garbage), and LMDB only checks for its own
-        # write transaction. _write's has ended (the full one was aborted), and the guard,
-        # which every read holds for its whole transaction, waits for reads on other threads
-        # to finish and keeps new ones out until the map is back.
+        # LMDB unmaps and maps the file again, and checks only that no write transaction is
+        # open (_write's full one was aborted). py-lmdb invalidates every transaction and
+        # cursor still open: a read on another thread would fail ("Attempt to operate on
+        # closed/deleted/dropped object", a HistoryUnreadable for the page), or crash if it
+        # were inside LMDB at that instant. The guard, which every read holds for its whole
+        # transaction, waits for reads in progress and keeps new ones out until the map is back.
         with self._guard:
             self._env.set_mapsize(min(size + min(size, GROWTH_STEP_LIMIT), MAX_MAP_SIZE))
 
