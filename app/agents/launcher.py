@@ -157,7 +157,12 @@ def std_handles() -> dict[str, Any]:
 def start_helper(command: str) -> Child:
     say(f"{NAME}: starting helper ({command})")
     output = sys.stderr if sys.stderr is not None else subprocess.DEVNULL
-    return Child.start(command, shell=True, stdin=subprocess.DEVNULL, stdout=output)
+    # bash -c, as agents.sh runs it (a single command is exec'd: the pid stopped is the
+    # helper's own); cmd.exe /c on Windows.
+    shell = None if WINDOWS else shutil.which("bash")
+    return Child.start(
+        command, shell=True, executable=shell, stdin=subprocess.DEVNULL, stdout=output
+    )
 
 
 def exit_code(returncode: int) -> int:

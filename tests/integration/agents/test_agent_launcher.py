@@ -40,7 +40,7 @@ def helper_writing_its_pid(pidfile: Path) -> str:
     command = [sys.executable, "-c", PID_WRITER, str(pidfile)]
     if sys.platform == "win32":
         return subprocess.list2cmdline(command)
-    return shlex.join(["exec", *command])
+    return shlex.join(command)  # no `exec`: bash runs a single command in its own process
 
 
 def launched_agent(*behaviours: str) -> str:
