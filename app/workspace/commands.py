@@ -1,16 +1,19 @@
 """One command an agent runs (ACP `terminal/create`): its process, its output, its end.
 
-- Its own process group (a new session on POSIX; CREATE_NEW_PROCESS_GROUP on Windows), so a
-  kill reaches whatever it started. stdin is closed (/dev/null: nobody types into it); stdout and
-  stderr go into one pipe, read by the loop, in the order the command wrote them.
-- It dies with the app: PDEATHSIG on Linux (app/acp/lifeline.py, as agents), and its group is
+- Its own process group (a new session on POSIX; on Windows a console process group and a
+  kill-on-close Job Object of its own, app/acp/process_tree.py), so a kill reaches whatever it
+  started, even after the command itself ended. stdin is closed (/dev/null: nobody types into
+  it); stdout and stderr go into one pipe, read by the loop, in the order the command wrote them.
+- It dies with the app: PDEATHSIG on Linux (app/acp/lifeline.py, as agents), its job's handle
+  on Windows, and its group is
   recorded in the run records so that the next start stops what a killed app left
   (app/acp/run_records.py; the run mark is in its environment).
 - Exit: polled (waiting for the process would also wait for the pipe's end, which a background
   child can hold open for ever); the output read within DRAIN_GRACE after it is the command's
   last. What it left running in its group is ended by `kill` (release, Stop, …).
 - Kill: SIGTERM to the group, KILL_GRACE (2 s), then SIGKILL to the group: a child that ignores
-  SIGTERM still dies. Returns once the command and its group are gone.
+  SIGTERM still dies (Windows: CTRL_BREAK_EVENT, then the job is terminated). Returns once the
+  command and its group are gone.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.acp import lifeline
+from app.acp import lifeline, process_tree
+from app.acp.process_tree import ProcessTree
 from app.acp.run_records import RUN_MARK, records, run_mark
 from app.acp.workspace import TerminalExit, TerminalOutput
 from app.workspace.output_tail import OutputTail
@@ -43,9 +47,11 @@ class Command:
         limit: int | None,
         on_output: Callable[[bytes], None],
         on_exit: Callable[[TerminalExit], None],
+        tree: ProcessTree,
     ) -> None:
         self.pid = proc.pid
         self._proc = proc
+        self._tree = tree
         self.tail = OutputTail(limit)
         self.exit: TerminalExit | None = None
         self._on_output, self._on_exit = on_output, on_exit
@@ -65,11 +71,8 @@ class Command:
         on_exit: Callable[[TerminalExit], None],
     ) -> Command:
         """Raises OSError when the program cannot be started (not found, not executable)."""
-        kwargs: dict[str, Any] = {}
-        if sys.platform == "win32":
-            kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
-        else:
-            kwargs["start_new_session"] = True
+        kwargs: dict[str, Any] = dict(process_tree.spawn_options())
+        if sys.platform != "win32":
             kwargs["preexec_fn"] = lifeline.preexec()
         proc = await asyncio.create_subprocess_exec(
             *argv,
@@ -80,9 +83,8 @@ class Command:
             cwd=str(cwd),
             **kwargs,
         )
-        lifeline.adopt(proc.pid)
         records.add(proc.pid, argv)
-        return cls(proc, limit, on_output, on_exit)
+        return cls(proc, limit, on_output, on_exit, _tree_of(proc))
 
     # ---- output and exit ---------------------------------------------------------------------
 
@@ -103,8 +105,9 @@ class Command:
             TerminalExit(signal=_signal_name(-code)) if code < 0 else TerminalExit(exit_code=code)
         )
         self.exit = ended
-        if not _group_alive(self.pid):
+        if not self._tree.alive():
             records.remove(self.pid)
+            self._tree.close()  # nothing left in it (a Windows job handle is let go now)
         self._ended.set_result(ended)
         self._on_exit(ended)
 
@@ -122,21 +125,22 @@ class Command:
 
     async def kill(self) -> TerminalExit:
         """Ends the command and everything in its group; how the command ended."""
-        if self.exit is None or _group_alive(self.pid):
-            _signal_group(self._proc, terminate=True)
+        if self.exit is None or self._tree.alive():
+            self._tree.signal_soft()
             await self._group_gone(KILL_GRACE)
-            if self.exit is None or _group_alive(self.pid):
-                _signal_group(self._proc, terminate=False)
+            if self.exit is None or self._tree.alive():
+                self._tree.kill()
                 await self._group_gone(None)
         ended = await self.wait()
         self._reading.cancel()  # a child outside the group may hold the pipe: stop reading it
         records.remove(self.pid)
+        self._tree.close()
         return ended
 
     async def _group_gone(self, timeout: float | None) -> None:
         loop = asyncio.get_running_loop()
         deadline = None if timeout is None else loop.time() + timeout
-        while self.exit is None or _group_alive(self.pid):
+        while self.exit is None or self._tree.alive():
             if deadline is not None and loop.time() >= deadline:
                 return
             await asyncio.sleep(POLL_SECONDS)
@@ -150,25 +154,33 @@ def _signal_name(number: int) -> str:
 
 
 if sys.platform == "win32":
-    # Windows (not run by the Linux test suite: it cannot run here). The group was made with
-    # CREATE_NEW_PROCESS_GROUP: CTRL_BREAK_EVENT asks it to stop; then the tree is ended.
 
-    def _group_alive(pid: int) -> bool:
-        return False  # nothing to poll per group: taskkill /T ends the tree at once
-
-    def _signal_group(proc: asyncio.subprocess.Process, terminate: bool) -> None:
-        with contextlib.suppress(OSError):
-            if terminate:
-                os.kill(proc.pid, signal.CTRL_BREAK_EVENT)
-            else:
-                subprocess.run(
-                    ["taskkill", "/T", "/F", "/PID", str(proc.pid)],
-                    capture_output=True,
-                    check=False,
-                )
-                proc.kill()
+    def _tree_of(proc: asyncio.subprocess.Process) -> ProcessTree:
+        """The agents' JobTree: counts and ends what the command left, even once it ended."""
+        return process_tree.adopt(proc.pid, lambda: proc.returncode is not None)
 
 else:
+
+    def _tree_of(proc: asyncio.subprocess.Process) -> ProcessTree:
+        return _Group(proc.pid)
+
+    class _Group:
+        """POSIX: the command's process group, its members counted without zombies."""
+
+        def __init__(self, pid: int) -> None:
+            self.pid = pid
+
+        def signal_soft(self) -> None:
+            _signal_group(self.pid, signal.SIGTERM)
+
+        def kill(self) -> None:
+            _signal_group(self.pid, signal.SIGKILL)
+
+        def alive(self) -> bool:
+            return _group_alive(self.pid)
+
+        def close(self) -> None:
+            pass
 
     def _group_alive(pid: int) -> bool:
         """Whether a process of the group still runs (zombies, already dead, do not count)."""
@@ -192,6 +204,6 @@ else:
             return False
         return fields[0] != b"Z" and int(fields[2]) == pgid
 
-    def _signal_group(proc: asyncio.subprocess.Process, terminate: bool) -> None:
+    def _signal_group(pid: int, number: signal.Signals) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGTERM if terminate else signal.SIGKILL)
+            os.killpg(pid, number)

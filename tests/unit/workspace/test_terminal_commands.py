@@ -20,8 +20,8 @@ from app.workspace.terminals import Terminals, command_line
 from tests.running import running
 
 # Ending a command's whole tree: a POSIX process group gets SIGTERM, then SIGKILL; on Windows
-# CTRL_BREAK_EVENT, then taskkill /T, which ends the tree while its command still runs.
-GROUPS = "SIGTERM to the command's process group, seen as its exit signal (Windows: taskkill /T)"
+# its group CTRL_BREAK_EVENT, then its Job Object is terminated (an exit code, no signal).
+GROUPS = "SIGTERM to the command's process group, seen as its exit signal (Windows: its job)"
 
 # Starts a grandchild that ignores SIGTERM, says both pids, then waits (ignoring nothing).
 STUBBORN = """
@@ -198,10 +198,6 @@ def test_a_grandchild_that_ignores_sigterm_is_gone_after_each_way_of_ending(
         assert seen["exit"] is not None
 
 
-@pytest.mark.posix_only(
-    "a child its command left running is found by the process group: on Windows taskkill /T"
-    " needs the command still running (a Job Object per command would find it)"
-)
 def test_a_command_that_leaves_a_background_child_ends_and_release_ends_the_child(
     tmp_path: Path,
 ) -> None:
