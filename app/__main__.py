@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             _run_headless(app)
         else:
             from app.bridge.csp import BridgePatchError
-            from app.bridge.self_test import requested
+            from app.bridge.self_test import report, requested
             from app.bridge.window import run_window
 
             try:
@@ -103,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                 # pywebview changed under a patch: no window rather than a broken bridge.
                 logging.getLogger("app").error("refusing to open the window: %s", err)
                 print(f"sidekicks: {err}", file=sys.stderr)
+                report(f"refused to open the window: {err}")
                 code = 3
     finally:
         app.close()
