@@ -18,6 +18,7 @@
 import DOMPurify from "dompurify";
 import { DATA_IMAGE, SAFE_URL, codeLanguage, escapeHtml, hljs, parseMarkdown } from "./markdownParse";
 import { linkMessageLinks, parseMessageLink } from "../conversation/message-actions/links";
+import { RenderCache } from "./markdownCache";
 import { safeNodes } from "./markdownNodes";
 
 export { codeLanguage, escapeHtml };
@@ -149,8 +150,7 @@ export function sanitize(html: string): string {
 }
 
 // Rendering the same text twice (scrolling back to a message) costs nothing.
-const CACHE_SIZE = 600;
-const cache = new Map<string, string>();
+const strings = new RenderCache<string>(600);
 
 export interface RenderOptions {
   /** False for a text that will not be seen again (the growing end of a streamed answer). */
@@ -159,46 +159,29 @@ export interface RenderOptions {
   breaks?: boolean;
 }
 
-/** Safe HTML for `markdown`. */
-export function renderMarkdown(markdown: string, { keep = true, breaks = false }: RenderOptions = {}): string {
-  const key = breaks ? `\u0001${markdown}` : markdown;
-  const hit = cache.get(key);
-  if (hit !== undefined) {
-    cache.delete(key); // most recently used last
-    cache.set(key, hit);
-    return hit;
-  }
-  const html = sanitize(parseMarkdown(markdown, breaks));
-  if (!keep) return html;
-  cache.set(key, html);
-  if (cache.size > CACHE_SIZE) {
-    const oldest = cache.keys().next().value;
-    if (oldest !== undefined) cache.delete(oldest);
-  }
-  return html;
+/** The cache key of `markdown` rendered with these options. */
+function renderKey(markdown: string, breaks: boolean): string {
+  return breaks ? `\u0001${markdown}` : markdown;
 }
 
-// A finished message is parsed and sanitized once: later renders (reopening the conversation,
-// scrolling back to it) insert a copy of the kept nodes.
-const FRAGMENT_CACHE = 300;
-const fragments = new Map<string, DocumentFragment>();
+/** Safe HTML for `markdown`. */
+export function renderMarkdown(markdown: string, { keep = true, breaks = false }: RenderOptions = {}): string {
+  return strings.get(renderKey(markdown, breaks), () => sanitize(parseMarkdown(markdown, breaks)), keep);
+}
+
+// A finished message is parsed and checked once (lib/markdownNodes): every render (reopening the
+// conversation, another one, scrolling back to it) inserts a copy of the kept inert nodes. Room
+// for a few conversations' windows (100 messages each when opened).
+const fragments = new RenderCache<DocumentFragment>(500);
 
 /** Safe nodes for `markdown` (a fresh copy, the caller's to insert and decorate). */
 export function renderMarkdownNodes(markdown: string, { breaks = false }: { breaks?: boolean } = {}): DocumentFragment {
-  const key = breaks ? `\u0001${markdown}` : markdown;
-  let kept = fragments.get(key);
-  if (kept !== undefined) {
-    fragments.delete(key); // most recently used last
-  } else {
-    kept = safeNodes(parseMarkdown(markdown, breaks));
-    linkMessageLinks(kept);
-    if (fragments.size >= FRAGMENT_CACHE) {
-      const oldest = fragments.keys().next().value;
-      if (oldest !== undefined) fragments.delete(oldest);
-    }
-  }
-  fragments.set(key, kept);
-  return kept.cloneNode(true) as DocumentFragment;
+  const kept = fragments.get(renderKey(markdown, breaks), () => {
+    const nodes = safeNodes(parseMarkdown(markdown, breaks));
+    linkMessageLinks(nodes);
+    return nodes;
+  });
+  return document.importNode(kept, true);
 }
 
 /**

@@ -13,22 +13,27 @@
 
 import { allowedAttribute, allowedTag, opensOutside } from "./markdownPolicy";
 
-/** `html` (the renderer's output) as nodes of this document, everything not allowed removed. */
+/**
+ * `html` (the renderer's output) as inert nodes, everything not allowed removed: a template's
+ * content, to be copied into the page with `document.importNode(nodes, true)` (one copy per use;
+ * the kept nodes stay untouched by the page's decorations).
+ */
 export function safeNodes(html: string): DocumentFragment {
   const template = document.createElement("template");
   template.innerHTML = html;
-  const root = template.content;
-  clean(root);
-  return document.importNode(root, true);
+  clean(template.content);
+  return template.content;
 }
 
+// Elements, comments and processing instructions: text nodes (most nodes) are text whatever
+// they hold, and are not even visited.
+const SHOWN = NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_COMMENT | NodeFilter.SHOW_PROCESSING_INSTRUCTION;
+
 function clean(root: DocumentFragment): void {
-  // Comments, processing instructions and the like go; text stays text.
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ALL);
+  const walker = document.createTreeWalker(root, SHOWN);
   const drop: Node[] = [];
   const flatten: Element[] = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (node.nodeType === Node.TEXT_NODE) continue;
     if (node.nodeType !== Node.ELEMENT_NODE) {
       drop.push(node);
       continue;
@@ -39,6 +44,7 @@ function clean(root: DocumentFragment): void {
       flatten.push(element);
       continue;
     }
+    if (!element.hasAttributes()) continue;
     for (const attribute of [...element.attributes]) {
       const kept = allowedAttribute(tag, attribute.name, attribute.value);
       if (kept === null) element.removeAttribute(attribute.name);
