@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -25,7 +26,10 @@ SCRIPTS = [
     "build/windows/sign",
 ]
 RUNNABLE = [s for s in SCRIPTS if not s.endswith(".sh")]
-BASH = shutil.which("bash")
+# macOS's own bash is 3.2 (Homebrew's may come first on PATH): the scripts must parse and run there.
+BASH = (
+    "/bin/bash" if sys.platform == "darwin" and Path("/bin/bash").exists() else shutil.which("bash")
+)
 
 # What bash 3.2 (macOS), BSD tools or Git Bash lack, and the portable way (scripts/common.sh).
 NOT_PORTABLE = {
