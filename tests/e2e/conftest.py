@@ -26,7 +26,7 @@ WHY_LINUX = "the window under test is PyQt6/QtWebEngine offscreen, driven over i
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test under tests/e2e is linux_only (hooks of this file see the whole session)."""
     for item in items:
-        if HERE in item.path.parents:
+        if HERE in item.path.resolve().parents:  # HERE is resolved (symlinks, macOS /var)
             item.add_marker(pytest.mark.linux_only(WHY_LINUX))
 
 
