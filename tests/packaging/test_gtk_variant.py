@@ -1,0 +1,224 @@
+"""The Linux GTK variant (./scripts/package --gtk, build/linux/package_gtk.sh): built without Qt
+and without the GTK/WebKitGTK stack, it opens its window on the system's WebKitGTK.
+
+The build and window tests need the system's WebKitGTK (gir1.2-webkit2-4.1), which scripts/setup
+does not install (the default package is the Qt one): without it they are skipped, saying so.
+Everything else they need (gcc, GObject introspection and cairo headers) package_gtk.sh installs
+or names, and a build that fails then fails the test.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+
+import pytest
+
+from app.version import __version__
+from tests.packaging.layout import DIST, ROOT
+from tests.waiting import wait_for
+
+BUILT = "SIDEKICKS_TEST_BUILT_PACKAGE"
+FOLDER = DIST / "Sidekicks-gtk"
+APPDIR = DIST / "Sidekicks-gtk.AppDir"
+# Well under the Qt build's ~450 MiB: the GTK variant carries Python and the app, not a browser.
+# Past this, something of the GTK/WebKitGTK stack (or Qt) was bundled.
+MAX_FOLDER_MIB = 120
+LINUX = "the GTK variant is Linux's (WebKitGTK, AppImage)"
+
+
+def system_webkitgtk() -> bool:
+    return any(
+        Path(lib, "girepository-1.0", f"WebKit2-{api}.typelib").is_file()
+        for lib in ("/usr/lib", *map(str, Path("/usr/lib").glob("*-linux-gnu")))
+        for api in ("4.1", "4.0")
+    )
+
+
+needs_webkitgtk = pytest.mark.skipif(
+    not system_webkitgtk(),
+    reason="the system's WebKitGTK is not installed (apt install gir1.2-webkit2-4.1): "
+    "the GTK variant uses it, and scripts/setup does not install it",
+)
+
+
+def built_variant(test: Callable[..., None]) -> Callable[..., None]:
+    """A test of the built GTK variant: slow (a PyInstaller build), Linux's, needs WebKitGTK."""
+    for mark in (
+        needs_webkitgtk,
+        pytest.mark.linux_only(LINUX),
+        pytest.mark.timeout(1800),
+        pytest.mark.slow,
+    ):
+        test = mark(test)
+    return test
+
+
+@pytest.fixture(scope="module")
+def gtk_build() -> Path:
+    """Runs ./scripts/package --gtk once for the module (unless CI built it already)."""
+    if os.environ.get(BUILT) != "1" or not FOLDER.is_dir():
+        result = subprocess.run(
+            ["bash", "scripts/package", "--gtk"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=1700,
+        )
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert (FOLDER / "sidekicks").is_file(), "scripts/package --gtk built no dist/Sidekicks-gtk"
+    return FOLDER
+
+
+@pytest.fixture
+def x_display() -> Iterator[str]:
+    """An X display for the window: a private Xvfb (stopped by its pid), else $DISPLAY."""
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        if os.environ.get("DISPLAY"):
+            yield os.environ["DISPLAY"]
+            return
+        pytest.skip("no X display for the GTK window: install xvfb")
+    number = next(n for n in range(90, 300) if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    proc = subprocess.Popen(
+        [xvfb, f":{number}", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        socket = Path(f"/tmp/.X11-unix/X{number}")
+        assert wait_for(lambda: socket.exists() or proc.poll() is not None, timeout=20)
+        assert proc.poll() is None, "Xvfb stopped at once"
+        yield f":{number}"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def bundled(folder: Path) -> list[str]:
+    return [str(p.relative_to(folder)) for p in folder.rglob("*")]
+
+
+@built_variant
+def test_the_gtk_variant_bundles_neither_qt_nor_the_gtk_stack(gtk_build: Path) -> None:
+    files = bundled(gtk_build)
+    internal = gtk_build / "_internal"
+    assert (internal / "ui" / "dist" / "index.html").is_file()
+    assert list((internal / "ui" / "dist" / "assets").glob("index-*.js")), "the UI's code"
+    assert (internal / "locales" / "fr" / "LC_MESSAGES" / "messages.mo").is_file()
+    assert list((internal / "gi").glob("_gi.*.so")), "PyGObject's own extension is bundled"
+    for unwanted in ("PyQt6", "libQt6", "QtWebEngine", "gi_typelibs", "libwebkit2gtk",
+                     "libjavascriptcoregtk", "libgtk-3", "libgdk-3", "libglib-2.0",
+                     "libgobject-2.0", "libgirepository", "libcairo.so", "libsoup"):  # fmt: skip
+        found = [f for f in files if unwanted in f]
+        assert not found, f"{unwanted} was bundled: {found[:5]}"
+    size = sum(p.stat().st_size for p in gtk_build.rglob("*") if p.is_file() and not p.is_symlink())
+    assert size < MAX_FOLDER_MIB * 2**20, f"{size / 2**20:.0f} MiB: something big was bundled"
+    assert (APPDIR / "AppRun").is_file()
+    assert (APPDIR / "usr" / "lib" / "sidekicks" / "sidekicks").is_file()
+    assert (APPDIR / "sidekicks.desktop").is_file() and (APPDIR / "sidekicks.png").is_file()
+
+
+@built_variant
+def test_the_gtk_variant_prints_its_version_without_a_display(gtk_build: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    out = subprocess.run([gtk_build / "sidekicks", "--version"], capture_output=True, text=True,
+                         timeout=120, env=env)  # fmt: skip
+    assert out.stdout.strip() == f"Sidekicks {__version__}"
+
+
+@built_variant
+def test_the_gtk_variant_opens_its_window_on_the_system_webkitgtk_and_its_bridge_answers(
+    gtk_build: Path, x_display: str, tmp_path: Path
+) -> None:
+    """--self-test through the AppDir's AppRun, as the AppImage starts it: the window loads the
+    UI on WebKitGTK, a bridge call and a pushed event go through under the page's CSP, exit 0.
+    No SIDEKICKS_GUI and no Python on PATH: the build chooses gtk itself."""
+    config = tmp_path / "gtk.yaml"
+    config.write_text("agents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8")
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "DISPLAY": x_display,
+    }
+    out = subprocess.run(
+        [APPDIR / "AppRun", "--self-test", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
+    )
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert "passed on the gtk backend" in out.stderr
+
+
+# The launcher's own choices, without a build (any system: gi is faked).
+
+
+def launcher() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "launcher_gtk", ROOT / "build" / "linux" / "launcher_gtk.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def fake_gi(*available: str) -> SimpleNamespace:
+    def require_version(namespace: str, version: str) -> None:
+        if f"{namespace}-{version}" not in available:
+            raise ValueError(f"Namespace {namespace} not available for version {version}")
+
+    return SimpleNamespace(require_version=require_version)
+
+
+@pytest.mark.parametrize(
+    ("available", "expected"),
+    [
+        (("Gtk-3.0", "WebKit2-4.1"), True),
+        (("Gtk-3.0", "WebKit2-4.0"), True),  # pywebview accepts the older API too
+        (("Gtk-3.0",), False),
+        (("WebKit2-4.1",), False),
+    ],
+)
+def test_webkitgtk_counts_as_available_only_with_gtk_3_and_webkit2(
+    monkeypatch: pytest.MonkeyPatch, available: tuple[str, ...], expected: bool
+) -> None:
+    monkeypatch.setitem(sys.modules, "gi", fake_gi(*available))
+    assert launcher().webkit_available() is expected
+
+
+def test_without_pygobject_webkitgtk_is_not_available(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "gi", None)  # import gi -> ImportError
+    assert launcher().webkit_available() is False
+
+
+def test_without_webkitgtk_the_window_is_refused_naming_the_package_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "gi", fake_gi("Gtk-3.0"))
+    environ = {k: v for k, v in os.environ.items() if k != "SIDEKICKS_GUI"}
+    monkeypatch.setattr(os, "environ", environ)  # the launcher's default stays in the test
+    assert launcher().main(["--config", "x.yaml"]) == 4
+    said = capsys.readouterr().err
+    assert "gir1.2-webkit2-4.1" in said and "webkit2gtk4.1" in said and "Qt AppImage" in said
+    assert environ["SIDEKICKS_GUI"] == "gtk"
+
+
+@pytest.mark.parametrize(
+    "argv", [["--version"], ["--agent", "demo"], ["--agent=demo"], ["--headless"], ["-h"]]
+)
+def test_what_opens_no_window_needs_no_webkitgtk(argv: list[str]) -> None:
+    assert launcher().needs_window(argv) is False
+
+
+def test_the_window_needs_webkitgtk() -> None:
+    assert launcher().needs_window(["--config", "x.yaml", "--self-test"]) is True
