@@ -39,7 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DIST = ROOT / "dist"
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
-# appimagetool's own choice: zstd (the current appimagetool) or gzip (the older AppImageKit one).
+# As appimagetool makes its squashfs: `mksquashfs -comp zstd` (its default since 2023), with
+# mksquashfs's default level and block size (128 KiB). gzip/xz: older AppImageKit builds.
 COMPRESSION = os.environ.get("BENCH_SQUASHFS_COMP", "zstd")
 READY_LINE = "self-test in the page:"
 START_TIMEOUT = 60.0
@@ -58,6 +59,7 @@ class Variant:
     rss: list[int] = field(default_factory=list)
     pss: list[int] = field(default_factory=list)
     processes: list[int] = field(default_factory=list)
+    members: list[tuple[str, int]] = field(default_factory=list)  # the last run's processes
 
     @property
     def binary(self) -> Path:
@@ -78,7 +80,7 @@ def squashfs_bytes(appdir: Path) -> int:
         image = Path(tmp) / "appdir.squashfs"
         subprocess.run(
             ["mksquashfs", str(appdir), str(image), "-root-owned", "-noappend", "-no-progress",
-             "-comp", COMPRESSION, "-b", "1M"],
+             "-comp", COMPRESSION],
             check=True, stdout=subprocess.DEVNULL,
         )  # fmt: skip
         return image.stat().st_size
@@ -104,22 +106,26 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
-def memory_of(pid: int) -> tuple[int, int, int]:
-    """RSS and PSS (bytes) summed over the process tree, and how many processes."""
-    rss = pss = count = 0
+def memory_of(pid: int) -> tuple[int, int, list[tuple[str, int]]]:
+    """RSS and PSS (bytes) summed over the process tree, and each process's name and RSS."""
+    rss = pss = 0
+    members: list[tuple[str, int]] = []
     for member in children_of(pid):
         try:
             rollup = Path(f"/proc/{member}/smaps_rollup").read_text()
+            name = Path(f"/proc/{member}/comm").read_text().strip()
         except OSError:
             continue  # gone meanwhile
         values = dict(re.findall(r"(?m)^(Rss|Pss):\s+(\d+) kB", rollup))
         rss += int(values.get("Rss", 0)) * 1024
         pss += int(values.get("Pss", 0)) * 1024
-        count += 1
-    return rss, pss, count
+        members.append((name, int(values.get("Rss", 0)) * 1024))
+    return rss, pss, members
 
 
-def start_once(variant: Variant, config: Path, xdg: Path) -> tuple[float, int, int, int]:
+def start_once(
+    variant: Variant, config: Path, xdg: Path
+) -> tuple[float, int, int, list[tuple[str, int]]]:
     env = {**os.environ, **variant.env, "XDG_CONFIG_HOME": str(xdg)}
     start = time.perf_counter()
     proc = subprocess.Popen(
@@ -146,12 +152,12 @@ def start_once(variant: Variant, config: Path, xdg: Path) -> tuple[float, int, i
     try:
         if not ready.wait(START_TIMEOUT):
             raise RuntimeError(f"{variant.name}: no answer in {START_TIMEOUT} s: {''.join(seen)}")
-        rss, pss, count = memory_of(proc.pid)
+        rss, pss, members = memory_of(proc.pid)
         code = proc.wait(START_TIMEOUT)
         reader.join(5)
         if code != 0 or "'call': 'ok'" not in "".join(seen):
             raise RuntimeError(f"{variant.name}: self-test exit {code}: {''.join(seen)[-2000:]}")
-        return result["at"] - start, rss, pss, count
+        return result["at"] - start, rss, pss, members
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -233,13 +239,15 @@ def main() -> None:
         homes = {v.name: work / v.name for v in (qt, gtk)}
         for variant in (qt, gtk):  # warm-up: the first start reads everything from disk
             start_once(variant, config, homes[variant.name])
+        print(f"(load average before the runs: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
         for _ in range(ROUNDS):
             for variant in (qt, gtk):
-                seconds, rss, pss, count = start_once(variant, config, homes[variant.name])
+                seconds, rss, pss, members = start_once(variant, config, homes[variant.name])
                 variant.starts.append(seconds)
                 variant.rss.append(rss)
                 variant.pss.append(pss)
-                variant.processes.append(count)
+                variant.processes.append(len(members))
+                variant.members = members
         shutil.rmtree(work, ignore_errors=True)
     finally:
         xvfb.terminate()
@@ -253,7 +261,9 @@ def main() -> None:
     line("processes", med(qt.processes), med(gtk.processes), lambda n: f"{n:8.0f}       ")
     for variant in (qt, gtk):
         runs = " ".join(f"{s * 1000:.0f}" for s in variant.starts)
-        print(f"  {variant.name} runs (ms): {runs}")
+        print(f"  {variant.name} runs (ms): {runs}  (min {min(variant.starts) * 1000:.0f})")
+        each = ", ".join(f"{name} {mib(rss).strip()}" for name, rss in variant.members)
+        print(f"  {variant.name} processes (RSS, last run): {each}")
 
 
 if __name__ == "__main__":
