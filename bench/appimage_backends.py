@@ -216,7 +216,7 @@ def main() -> None:
     line("one folder", tree_bytes(qt.folder), tree_bytes(gtk.folder))
     line("AppDir", tree_bytes(qt.appdir), tree_bytes(gtk.appdir))
     line(
-        f"AppDir squashfs ({COMPRESSION}, 1M)",
+        f"AppDir squashfs ({COMPRESSION})",
         squashfs_bytes(qt.appdir),
         squashfs_bytes(gtk.appdir),
     )
