@@ -59,6 +59,7 @@ from app.history.lmdb_format import (
     next_position,
     position_bytes,
 )
+from app.history.lmdb_map import INITIAL_MAP_SIZE, grow_map
 from app.history.lmdb_walks import END, page, prefix_of, required_prefix, walk_back
 from app.history.lmdb_windows import LmdbWindows
 from app.history.lock import FolderLock
@@ -80,18 +81,6 @@ from app.models.conversation import Command, Message
 
 T = TypeVar("T")
 
-# The map grows on demand from a small start. On Windows the bundled LMDB (0.9.x) sets the data
-# file to the map's full size when it maps it (SetEndOfFile: Windows maps no more than a file
-# holds), so the map is what the file takes on disk there; on Linux and macOS (no writemap)
-# the file only holds the pages written. A new history is 1 MiB; a write that does not fit
-# doubles the map (`_grow`), by at most 256 MiB at a time, so the file stays within twice what
-# it holds plus 256 MiB. Reopened, LMDB maps at least the pages in use (it raises a smaller
-# map_size to them), so a history larger than this opens, and on Windows its file shrinks
-# back to what it holds.
-INITIAL_MAP_SIZE = 1024 * 1024
-GROWTH_STEP_LIMIT = 256 * 1024 * 1024
-# A ceiling on growth, so a runaway write fails instead of growing forever.
-MAX_MAP_SIZE = 1 << 40
 # LMDB keys have at most 511 bytes: a longer "message id" from the page is no message's.
 _MAX_ID_BYTES = 256
 
@@ -126,7 +115,7 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
         try:
             refuse_cut_short(self._env, folder, length)
             # Creating sub-databases and converting an older format are writes: they can meet
-            # a full map too (a database reopened with a map just its size, see _grow).
+            # a full map too (a database reopened with a map just its size, see lmdb_map.grow_map).
             dbs = self._write(self._open_sub_databases)
             self._channels, self._timeline, self._positions, self._commands, self._meta = dbs
             self._changes = self._write(lambda txn: self._env.open_db(CHANGES_DB, txn=txn))
@@ -387,23 +376,7 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
                 with self._env.begin(write=True) as txn:
                     return change(txn)
             except lmdb.MapFullError:
-                self._grow()
-
-    def _grow(self) -> None:
-        """Makes the map larger: doubles it, by at most GROWTH_STEP_LIMIT. LMDB reopens a
-        database with a map only as large as its data (not the larger map it had), so the
-        first write after an open often lands here."""
-        size = self._env.info()["map_size"]
-        if size >= MAX_MAP_SIZE:
-            raise lmdb.MapFullError(f"the history reached {size} bytes")
-        # LMDB unmaps and maps the file again, and checks only that no write transaction is
-        # open (_write's full one was aborted). py-lmdb invalidates every transaction and
-        # cursor still open: a read on another thread would fail ("Attempt to operate on
-        # closed/deleted/dropped object", a HistoryUnreadable for the page), or crash if it
-        # were inside LMDB at that instant. The guard, which every read holds for its whole
-        # transaction, waits for reads in progress and keeps new ones out until the map is back.
-        with self._guard:
-            self._env.set_mapsize(min(size + min(size, GROWTH_STEP_LIMIT), MAX_MAP_SIZE))
+                grow_map(self._env, self._guard)
 
 
 def _value_key(key: str) -> bytes:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.core.ids import new_id
-from app.history import lmdb_store
+from app.history import lmdb_map, lmdb_store
 from app.history.failures import HistoryWriteError
 from app.history.lmdb_store import LmdbHistory
 from tests.integration.channels.full_disk import TinyDisk, tiny_disk_on
@@ -52,7 +52,7 @@ def test_a_write_too_big_for_the_largest_map_says_so_and_the_history_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(lmdb_store, "INITIAL_MAP_SIZE", 256 * 1024)
-    monkeypatch.setattr(lmdb_store, "MAX_MAP_SIZE", 1024 * 1024)
+    monkeypatch.setattr(lmdb_map, "MAX_MAP_SIZE", 1024 * 1024)
     history = LmdbHistory(tmp_path / "history")
     try:
         channel_id = new_id()

@@ -21,7 +21,7 @@ import lmdb
 import pytest
 
 from app.core.ids import new_id
-from app.history import lmdb_store, lmdb_walks
+from app.history import lmdb_map, lmdb_store, lmdb_walks
 from app.history.data_file import DATA_FILE
 from app.history.lmdb_store import LmdbHistory
 from app.history.records import encode_message
@@ -57,17 +57,17 @@ def on_disk(folder: Path) -> tuple[int, int]:
 
 
 def growths(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
-    """Records each growth as (map size before, after): `_grow` runs only when LMDB raised
+    """Records each growth as (map size before, after): `grow_map` runs only when LMDB raised
     MapFullError in a write."""
     seen: list[tuple[int, int]] = []
-    grow = LmdbHistory._grow
+    grow = lmdb_map.grow_map
 
-    def recording(self: LmdbHistory) -> None:
-        before = map_size(self)
-        grow(self)
-        seen.append((before, map_size(self)))
+    def recording(env: lmdb.Environment, guard: threading.Lock) -> None:
+        before = env.info()["map_size"]
+        grow(env, guard)
+        seen.append((before, env.info()["map_size"]))
 
-    monkeypatch.setattr(LmdbHistory, "_grow", recording)
+    monkeypatch.setattr(lmdb_store, "grow_map", recording)
     return seen
 
 
@@ -137,7 +137,7 @@ def test_past_the_step_limit_the_map_grows_by_the_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(lmdb_store, "INITIAL_MAP_SIZE", 64 * KIB)
-    monkeypatch.setattr(lmdb_store, "GROWTH_STEP_LIMIT", 128 * KIB)
+    monkeypatch.setattr(lmdb_map, "GROWTH_STEP_LIMIT", 128 * KIB)
     seen = growths(monkeypatch)
     history = LmdbHistory(tmp_path / "history")
     channel_id = new_id()
