@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import MutableMapping
 
 # What to install where the system's WebKitGTK is missing, per distribution family.
 MISSING_WEBKIT = (
@@ -40,10 +41,26 @@ def needs_window(argv: list[str]) -> bool:
     return not any(arg in NO_WINDOW or arg.startswith("--agent=") for arg in argv)
 
 
+def system_library_path(environ: MutableMapping[str, str]) -> None:
+    """Gives processes started from here the library path the person had, not the bundle's.
+
+    PyInstaller's bootloader puts the bundle (_internal) first on LD_LIBRARY_PATH and keeps the
+    original in LD_LIBRARY_PATH_ORIG. WebKitGTK starts its own helper processes (WebKitWebProcess,
+    WebKitNetworkProcess, with the system's GL driver): with the bundle's path they load the
+    bundle's copies of system libraries (libtinfo, libuuid...), built for another distribution.
+    Agents started by the app are the person's programs: they get the person's path too."""
+    if environ.get("LD_LIBRARY_PATH_ORIG"):
+        environ["LD_LIBRARY_PATH"] = environ["LD_LIBRARY_PATH_ORIG"]
+    else:
+        environ.pop("LD_LIBRARY_PATH", None)
+
+
 def main(argv: list[str]) -> int:
     # The one backend this build has; an explicit choice is still honoured (and refused by
     # pywebview if it is qt).
     os.environ.setdefault("SIDEKICKS_GUI", "gtk")
+    if getattr(sys, "frozen", False):
+        system_library_path(os.environ)
     if needs_window(argv) and not webkit_available():
         print(MISSING_WEBKIT, file=sys.stderr)
         return 4

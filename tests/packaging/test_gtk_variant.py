@@ -134,13 +134,44 @@ def test_the_gtk_variant_prints_its_version_without_a_display(gtk_build: Path) -
     assert out.stdout.strip() == f"Sidekicks {__version__}"
 
 
+def process_tree(pid: int) -> list[int]:
+    """pid and its descendants, from /proc/*/stat."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text() if entry.name.isdigit() else ""
+        except OSError:
+            continue
+        if stat:
+            parents.setdefault(int(stat[stat.rindex(")") + 2 :].split()[1]), []).append(
+                int(entry.name)
+            )
+    tree, todo = [], [pid]
+    while todo:
+        tree.append(todo.pop())
+        todo.extend(parents.get(tree[-1], []))
+    return tree
+
+
+def loaded_from(pid: int, folder: Path) -> tuple[str, list[str]]:
+    """A process's name and the shared libraries it mapped from `folder`."""
+    try:
+        name = Path(f"/proc/{pid}/comm").read_text().strip()
+        maps = Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return "", []
+    return name, sorted({line.split()[-1] for line in maps.splitlines()
+                         if str(folder) in line and ".so" in line})  # fmt: skip
+
+
 @built_variant
 def test_the_gtk_variant_opens_its_window_on_the_system_webkitgtk_and_its_bridge_answers(
     gtk_build: Path, x_display: str, tmp_path: Path
 ) -> None:
     """--self-test through the AppDir's AppRun, as the AppImage starts it: the window loads the
     UI on WebKitGTK, a bridge call and a pushed event go through under the page's CSP, exit 0.
-    No SIDEKICKS_GUI and no Python on PATH: the build chooses gtk itself."""
+    No SIDEKICKS_GUI and no Python on PATH: the build chooses gtk itself. While it runs,
+    WebKitGTK's own processes load none of the bundle's libraries (the system's only)."""
     config = tmp_path / "gtk.yaml"
     config.write_text("agents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8")
     env = {
@@ -149,15 +180,31 @@ def test_the_gtk_variant_opens_its_window_on_the_system_webkitgtk_and_its_bridge
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
         "DISPLAY": x_display,
     }
-    out = subprocess.run(
-        [APPDIR / "AppRun", "--self-test", "--config", str(config)],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env=env,
-    )
-    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    assert "passed on the gtk backend" in out.stderr
+    log = tmp_path / "app.log"
+    with log.open("w") as err:
+        proc = subprocess.Popen(
+            [APPDIR / "AppRun", "--self-test", "--config", str(config)],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            env=env,
+        )
+        try:
+            # Between the bridge's answer and the end of the self-test (its navigation check).
+            assert wait_for(
+                lambda: "self-test in the page:" in log.read_text() or proc.poll() is not None,
+                timeout=120,
+            ), log.read_text()[-3000:]
+            helpers = [loaded_from(pid, APPDIR) for pid in process_tree(proc.pid)[1:]]
+            code = proc.wait(120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    said = log.read_text()
+    assert code == 0, said[-3000:]
+    assert "passed on the gtk backend" in said
+    assert any(name.startswith("WebKitWebProces") for name, _ in helpers), helpers
+    assert [(name, libs) for name, libs in helpers if libs] == []
 
 
 # The launcher's own choices, without a build (any system: gi is faked).
@@ -219,6 +266,18 @@ def test_without_webkitgtk_the_window_is_refused_naming_the_package_to_install(
 )
 def test_what_opens_no_window_needs_no_webkitgtk(argv: list[str]) -> None:
     assert launcher().needs_window(argv) is False
+
+
+def test_started_processes_get_the_library_path_the_person_had() -> None:
+    environ = {"LD_LIBRARY_PATH": "/app/_internal", "LD_LIBRARY_PATH_ORIG": "/opt/lib"}
+    launcher().system_library_path(environ)
+    assert environ["LD_LIBRARY_PATH"] == "/opt/lib"
+
+
+def test_started_processes_get_no_library_path_when_the_person_had_none() -> None:
+    environ = {"LD_LIBRARY_PATH": "/app/_internal"}
+    launcher().system_library_path(environ)
+    assert "LD_LIBRARY_PATH" not in environ
 
 
 def test_the_window_needs_webkitgtk() -> None:
