@@ -139,10 +139,16 @@ def test_the_gtk_variant_prints_its_version_without_a_display(gtk_build: Path) -
 def test_the_gtk_variant_runs_its_demo_agent_without_a_display(gtk_build: Path) -> None:
     """The app starts its built-in agents as `sidekicks --agent demo`: no window, no WebKitGTK."""
     env = {"PATH": "/usr/bin:/bin"}
-    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-             "params": {"protocolVersion": 1, "clientCapabilities": {}}}  # fmt: skip
-    out = subprocess.run([gtk_build / "sidekicks", "--agent", "demo"], capture_output=True,
-                         input=json.dumps(hello) + "\n", text=True, timeout=120, env=env)  # fmt: skip
+    params = {"protocolVersion": 1, "clientCapabilities": {}}
+    hello = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params})
+    out = subprocess.run(
+        [gtk_build / "sidekicks", "--agent", "demo"],
+        input=hello + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
     answer = json.loads(out.stdout.splitlines()[0])
     assert answer["result"]["agentInfo"]["name"] == "sidekicks-demo", out.stderr[-2000:]
 
