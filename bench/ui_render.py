@@ -145,6 +145,11 @@ def percentile(values: list[float], q: float) -> float:
 
 TIME_CONVERSATION = """() => {
   window.__rendered = [];
+  // A promise of the next conversation rendered: the bench awaits it rather than polling the
+  // page with selectors (which ran in the page, between the frames it measures).
+  window.__armRender = () => {
+    window.__nextRender = new Promise((r) => { window.__onRender = r; });
+  };
   const api = window.pywebview.api.ChannelService;
   const conversation = api.Conversation;
   api.Conversation = (...args) => conversation(...args).then((result) => {
@@ -162,6 +167,7 @@ TIME_CONVERSATION = """() => {
       if (shown >= expected) {
         observer.disconnect();
         window.__rendered.push({ first, all: performance.now() - t0 });
+        window.__onRender?.();
       }
     });
     observer.observe(document.body, { childList: true, subtree: true });
@@ -229,9 +235,11 @@ def measure_render(page: Any) -> dict[str, Any]:
     for agent in ["demo", "other"] + ["demo"] * REOPEN:
         page.click("[data-testid=nav-agents]")
         page.wait_for_selector("[data-testid=agents-panel]")
-        count = page.evaluate("window.__rendered.length")
-        open_from_sidebar(page, "direct-item", agent)
-        page.wait_for_function("(n) => window.__rendered.length > n", arg=count, timeout=60_000)
+        item = page.locator("[data-testid=direct-item]", has_text=agent)
+        item.wait_for()
+        page.evaluate("window.__armRender()")
+        item.click()
+        page.evaluate("window.__nextRender")
     times = page.evaluate("window.__rendered")
     texts = page.eval_on_selector_all("[data-testid=message]", "els => els.map(e => e.textContent)")
     anchors = [page.evaluate(ANCHOR_PLAIN, texts) for _ in range(REOPEN)]

@@ -1,13 +1,17 @@
 // One-time costs of showing messages, paid while the app is idle after it starts rather than
 // by the first conversation opened: the JavaScript engine compiles marked's lexer, its regular
-// expressions and the sanitizing walk on first use (the first 100 messages took 2 to 3 times as
-// long as the next 100), the date formats load their locale data (≈50 ms), and highlight.js
-// compiles each language's grammar the first time it colours it. Nothing rendered here is kept
-// or shown; each step is its own idle task, so none delays input or a conversation opening.
+// expressions, the message components and the sanitizing walk on first use (the first 100
+// messages took 2 to 3 times as long as the next 100), the date formats load their locale data
+// (≈50 ms), and highlight.js compiles each language's grammar the first time it colours it.
+// Nothing made here is shown or kept (a sample message is mounted in a detached element, then
+// unmounted); the steps run in idle moments only, so none delays input or a conversation.
 
+import { mount, unmount } from "svelte";
+import type { Message } from "../../../bindings";
 import { hljs, parseMarkdown } from "../../lib/markdownParse";
 import { safeNodes } from "../../lib/markdownNodes";
 import { dateTimeOf, timeOf } from "../format";
+import MessageView from "../MessageView.svelte";
 
 // Every block and inline rule the lexer has, once.
 const SAMPLE = `## A heading
@@ -34,8 +38,40 @@ def f(x: int) -> int:
 ---
 `;
 
+// Code that enters the usual modes of most grammars (highlight.js builds a mode's matcher the
+// first time it enters it): comments, strings, numbers, functions, classes, literals.
+const CODE = `# a comment
+// another comment
+def f(x: int = 1) -> str:
+    """A docstring."""
+    return f"{x}" + 'a' + "b"  # 1.5
+function g(a) { return \`t\${a}\` / 2.5; }
+class C(Base): pass
+const x = {"key": [1, 2.5, true, null], "other": false};
+fn main() -> i32 { let s = String::from("x"); 0 }
+echo "$HOME" && ls -la | grep -v x
+- item: value
++ added line`;
+
 // A few passes: the engine optimizes what runs more than once.
 const PASSES = 4;
+
+function sample(role: "user" | "agent", i: number): Message {
+  return {
+    id: `warm-up-${role}-${i}`,
+    channel: "",
+    createdAt: new Date().toISOString(),
+    role,
+    agent: role === "agent" ? "warm-up" : "",
+    parts: [{ kind: "text", text: `${SAMPLE}\n${role} ${i}`, tool: null, plan: null }],
+    done: true,
+    queued: false,
+    stopReason: null,
+    error: "",
+    code: null,
+    attachments: [],
+  };
+}
 
 function steps(): (() => void)[] {
   const now = new Date().toISOString();
@@ -44,29 +80,36 @@ function steps(): (() => void)[] {
     ...Array.from({ length: PASSES }, (_, i) => () => {
       document.importNode(safeNodes(parseMarkdown(SAMPLE, i % 2 === 1)), true);
     }),
+    ...Array.from({ length: PASSES }, (_, i) => () => {
+      const target = document.createElement("div"); // never in the page
+      const shown = [mount(MessageView, { target, props: { message: sample("user", i), onanswer: async () => {} } }),
+        mount(MessageView, { target, props: { message: sample("agent", i), continued: i > 1, onanswer: async () => {} } })];
+      for (const view of shown) void unmount(view);
+    }),
     ...hljs.listLanguages().map((language) => () => {
-      hljs.highlight("x = 1", { language, ignoreIllegals: true });
+      hljs.highlight(CODE, { language, ignoreIllegals: true });
     }),
   ];
 }
 
 let started = false;
 
-/** Runs the steps one per idle moment, once per page. */
+/** Runs the steps in idle moments (as many as fit in each), once per page. */
 export function warmUpWhenIdle(): void {
-  if (started || typeof window === "undefined") return;
+  if (started || typeof window === "undefined" || typeof window.requestIdleCallback !== "function") return;
   started = true;
-  const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 50));
   const queue = steps();
-  const next = (): void => {
-    const step = queue.shift();
-    if (!step) return;
-    try {
-      step();
-    } catch {
-      // a warm-up only: whatever fails here fails again, visibly, where it matters
-    }
-    idle(next, { timeout: 2000 });
+  const next = (deadline: IdleDeadline): void => {
+    do {
+      const step = queue.shift();
+      if (!step) return;
+      try {
+        step();
+      } catch {
+        // a warm-up only: whatever fails here fails again, visibly, where it matters
+      }
+    } while (deadline.timeRemaining() > 8);
+    window.requestIdleCallback(next, { timeout: 2000 });
   };
-  idle(next, { timeout: 2000 });
+  window.requestIdleCallback(next, { timeout: 2000 });
 }
