@@ -149,6 +149,7 @@ def test_the_gtk_variant_runs_its_demo_agent_without_a_display(gtk_build: Path) 
         timeout=120,
         env=env,
     )
+    assert out.stdout.strip(), f"no answer (exit {out.returncode}): {out.stderr[-2000:]}"
     answer = json.loads(out.stdout.splitlines()[0])
     assert answer["result"]["agentInfo"]["name"] == "sidekicks-demo", out.stderr[-2000:]
 
