@@ -45,7 +45,7 @@ def app_windows(user32: Any, pid: int) -> list[int]:
 def flash_taskbar(user32: Any | None = None, pid: int | None = None) -> int:
     """Flashes the taskbar button of each of the app's windows; how many were asked."""
     if user32 is None:
-        user32 = ctypes.windll.user32  # type: ignore[attr-defined]  # Windows only
+        user32 = getattr(ctypes, "windll").user32  # noqa: B009 (ctypes.windll: Windows only)
     windows = app_windows(user32, os.getpid() if pid is None else pid)
     for hwnd in windows:
         info = FLASHWINFO(ctypes.sizeof(FLASHWINFO), hwnd, FLASHW_TRAY | FLASHW_TIMERNOFG, 0, 0)

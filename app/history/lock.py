@@ -26,21 +26,26 @@ __all__ = ["LOCK_FILE_NAME", "FolderLock", "LockHeld"]
 
 
 class _PosixLocking:
+    # flock (not fcntl/lockf record locks): it belongs to this open file description, so a
+    # second open of the same file, even in this process, is refused too, and closing some
+    # other descriptor of the file (LMDB's own) does not drop it. (The platform checks let
+    # mypy --platform win32, where fcntl has no flock, pass over it.)
     def try_lock(self, fd: int) -> None:
-        import fcntl
+        if sys.platform != "win32":
+            import fcntl
 
-        # flock (not fcntl/lockf record locks): it belongs to this open file description, so
-        # a second open of the same file, even in this process, is refused too, and closing
-        # some other descriptor of the file (LMDB's own) does not drop it.
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as error:
-            raise LockHeld(str(error)) from error
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError as error:
+                raise LockHeld(str(error)) from error
+        else:
+            raise OSError("flock does not exist on Windows: WindowsLocking takes the lock there")
 
     def unlock(self, fd: int) -> None:
-        import fcntl
+        if sys.platform != "win32":
+            import fcntl
 
-        fcntl.flock(fd, fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 def _locking() -> _PosixLocking | WindowsLocking:
