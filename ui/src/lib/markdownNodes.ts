@@ -25,22 +25,20 @@ export function safeNodes(html: string): DocumentFragment {
   return template.content;
 }
 
-// Elements, comments and processing instructions: text nodes (most nodes) are text whatever
-// they hold, and are not even visited.
-const SHOWN = NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_COMMENT | NodeFilter.SHOW_PROCESSING_INSTRUCTION;
+// Comments (and processing instructions, should any parse): never ours. Elements are listed by
+// querySelectorAll (one native call); the walker only looks for these, skipping text natively.
+const NOT_ELEMENTS = NodeFilter.SHOW_COMMENT | NodeFilter.SHOW_PROCESSING_INSTRUCTION;
+const HTML_NS = "http://www.w3.org/1999/xhtml";
 
 function clean(root: DocumentFragment): void {
-  const walker = document.createTreeWalker(root, SHOWN);
+  const walker = document.createTreeWalker(root, NOT_ELEMENTS);
   const drop: Node[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) drop.push(node);
+  for (const node of drop) node.parentNode?.removeChild(node);
   const flatten: Element[] = [];
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (node.nodeType !== Node.ELEMENT_NODE) {
-      drop.push(node);
-      continue;
-    }
-    const element = node as Element;
+  for (const element of root.querySelectorAll("*")) {
     const tag = element.localName;
-    if (element.namespaceURI !== "http://www.w3.org/1999/xhtml" || !allowedTag(tag)) {
+    if (element.namespaceURI !== HTML_NS || !allowedTag(tag)) {
       flatten.push(element);
       continue;
     }
@@ -55,7 +53,6 @@ function clean(root: DocumentFragment): void {
       element.setAttribute("rel", "noopener noreferrer");
     }
   }
-  for (const node of drop) node.parentNode?.removeChild(node);
   // An element that is not ours becomes its text (outermost first: its insides go with it).
   for (const element of flatten) element.replaceWith(element.textContent ?? "");
 }
