@@ -10,10 +10,10 @@
 # Chosen by the figures (bench/appimage_backends.py, both on X11 under one Xvfb, 2 CPUs): the
 # DEFAULT Linux AppImage stays the Qt one, this is the OPTION. GTK is 6x smaller (AppImage
 # payload 29 vs 177 MiB, folder 72 vs 456 MiB) but not quicker (start-up to the bridge's answer
-# 2.3 s vs 1.8 s, median of 7) nor lighter (RSS of the process tree 566 vs 561 MiB, PSS 374 vs
-# 388), and it works only where the system has WebKitGTK 4.1/4.0 (121.6 MiB more when it is
-# missing), at whatever version the distribution ships; the Qt one runs the same engine, tested
-# by the e2e suite, everywhere.
+# 1.86 s vs 1.62 s, median of 7; 1.75 s with WebKit's sandbox off like Qt's as root) nor lighter
+# (process tree RSS 561 vs 562 MiB, PSS 371 vs 387 MiB), and it works only where the system has
+# WebKitGTK 4.1/4.0 (121.6 MiB more when it is missing), at whatever version the distribution
+# ships; the Qt one brings the engine the e2e suite tests, the same everywhere.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 say() { printf '\033[1m[package --gtk]\033[0m %s\n' "$*" >&2; }
