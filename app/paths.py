@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 APP_DIR_NAME = "sidekicks"
@@ -67,3 +68,27 @@ def resource_root() -> Path:
 
 def resource_path(*parts: str) -> Path:
     return resource_root().joinpath(*parts)
+
+
+# PyInstaller's bootloader puts the bundle first on the library path of the frozen app (keeping
+# the person's value in `<name>_ORIG`, or none if there was none). Qt's own helper processes
+# need that; the programs the app starts for the person (agents, their commands, sign-in
+# terminals) must not load the bundle's libssl or libz instead of their system's.
+_BUNDLE_LIBRARY_PATHS = ("LD_LIBRARY_PATH",)
+
+
+def child_environment(
+    environ: Mapping[str, str] | None = None, frozen: bool | None = None
+) -> dict[str, str]:
+    """The environment for a program started for the person: ours, with the library path the
+    person had before the frozen app's bootloader changed it."""
+    env = dict(os.environ if environ is None else environ)
+    if not (is_frozen() if frozen is None else frozen):
+        return env
+    for name in _BUNDLE_LIBRARY_PATHS:
+        original = env.pop(f"{name}_ORIG", None)
+        if original is None:
+            env.pop(name, None)
+        else:
+            env[name] = original
+    return env

@@ -33,6 +33,7 @@ from app.acp.stderr import StderrTail
 from app.config.files import folder_missing
 from app.i18n import N_
 from app.i18n.text import Text, lazy
+from app.paths import child_environment
 
 # The pipes' readers pause reading past twice this much unread data. Lines are split by our
 # readers, not by asyncio (no `readline`), so this bounds what waits in memory, not line length.
@@ -86,7 +87,7 @@ class AgentProcess:
     ) -> AgentProcess:
         if not cwd.is_dir():
             raise SpawnError(folder_missing(str(cwd)))
-        full_env = {**os.environ, **env, RUN_MARK: run_mark()}
+        full_env = {**child_environment(), **env, RUN_MARK: run_mark()}
         program = f"`{command[0]}`"
         kwargs = process_tree.spawn_options()
         if sys.platform != "win32":

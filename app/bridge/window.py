@@ -178,12 +178,15 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
     if tester is not None:
         tester.start()
     log.info("Sidekicks %s: opening the window on %s", __version__, index)
+    # The icon is drawn by scripts/make_icons.py (packaging): a source run may not have it, and
+    # the gtk backend fails to show the window at all for a missing icon file.
+    icon = resource_path("build", "icons", "sidekicks.png")
     try:
         webview.start(
             gui=gui_backend(),
             http_server=True,
             private_mode=True,
-            icon=str(resource_path("build", "icons", "sidekicks.png")),
+            icon=str(icon) if icon.is_file() else None,
         )
     finally:
         pump.stop()

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +25,7 @@ from app.events import names
 from app.events.bus import EventBus
 from app.events.payloads import TerminalExited, TerminalOutput
 from app.models.conversation import Message, TerminalView
+from app.paths import child_environment
 from app.workspace.terminals import Terminals
 
 if TYPE_CHECKING:
@@ -57,7 +57,9 @@ class TerminalHub:
         terminals = self._members.get((channel_id, agent))
         if terminals is None:
             terminals = Terminals(
-                Path(conn.cwd), lambda: {**os.environ, **conn.env}, _Feed(self, channel_id, agent)
+                Path(conn.cwd),
+                lambda: {**child_environment(), **conn.env},
+                _Feed(self, channel_id, agent),
             )
             self._members[(channel_id, agent)] = terminals
         return terminals

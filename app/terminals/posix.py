@@ -24,6 +24,7 @@ import termios
 from collections.abc import Callable
 from pathlib import Path
 
+from app.paths import child_environment
 from app.terminals.base import OnExit, OnOutput
 from app.terminals.output import OutputBatcher
 
@@ -71,7 +72,12 @@ class PosixTerminal:
                 stdin=slave,
                 stdout=slave,
                 stderr=slave,
-                env={**os.environ, "TERM": "xterm-256color", "COLORTERM": "truecolor", **env},
+                env={
+                    **child_environment(),
+                    "TERM": "xterm-256color",
+                    "COLORTERM": "truecolor",
+                    **env,
+                },
                 cwd=str(cwd),
                 start_new_session=True,
                 preexec_fn=in_the_child,

@@ -26,6 +26,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from app.paths import child_environment
 from app.terminals.base import OnExit, OnOutput
 from app.terminals.output import OutputBatcher
 
@@ -59,12 +60,11 @@ class WindowsTerminal:
         on_output: OnOutput,
         on_exit: OnExit,
     ) -> WindowsTerminal:
-        import os
 
         import winpty
 
         cols, rows = size
-        full_env = {**os.environ, "TERM": "xterm-256color", **env}
+        full_env = {**child_environment(), "TERM": "xterm-256color", **env}
         try:
             pty = await asyncio.to_thread(
                 winpty.PtyProcess.spawn,

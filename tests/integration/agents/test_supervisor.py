@@ -334,6 +334,19 @@ def test_the_agent_gets_the_full_environment_plus_its_own(
     assert "env: from-the-user own-value" in sk.api.AgentService.Logs("a")
 
 
+def test_an_agent_of_the_packaged_app_gets_the_library_path_the_person_had(
+    make_app, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # PyInstaller's bootloader put the bundle first; the agent must not load its libraries.
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/bundle/_internal:/the/persons/lib")
+    monkeypatch.setenv("LD_LIBRARY_PATH_ORIG", "/the/persons/lib")
+    monkeypatch.setenv("FAKE_SAY_ENV", "LD_LIBRARY_PATH,LD_LIBRARY_PATH_ORIG")
+    sk, _ = make_app(agent_yaml("a"))
+    sk.api.AgentService.Start("a")
+    assert "env: /the/persons/lib " in sk.api.AgentService.Logs("a")
+
+
 def test_stopping_a_stubborn_agent_ends_it_and_its_grandchildren(
     make_app, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -137,3 +137,19 @@ def test_resources_come_from_the_bundle_when_frozen(
     monkeypatch.setattr(paths.sys, "frozen", True, raising=False)
     monkeypatch.setattr(paths.sys, "_MEIPASS", str(tmp_path), raising=False)
     assert paths.resource_path("locales") == tmp_path / "locales"
+
+
+def test_programs_started_by_the_frozen_app_get_the_library_path_the_person_had() -> None:
+    frozen = {"LD_LIBRARY_PATH": "/bundle/_internal:/opt/lib", "LD_LIBRARY_PATH_ORIG": "/opt/lib"}
+    assert paths.child_environment(frozen, frozen=True)["LD_LIBRARY_PATH"] == "/opt/lib"
+    assert "LD_LIBRARY_PATH_ORIG" not in paths.child_environment(frozen, frozen=True)
+
+
+def test_without_a_library_path_before_the_bundle_the_programs_get_none() -> None:
+    env = paths.child_environment({"LD_LIBRARY_PATH": "/bundle/_internal", "A": "1"}, frozen=True)
+    assert env == {"A": "1"}
+
+
+def test_from_source_the_environment_is_passed_on_as_it_is() -> None:
+    env = {"LD_LIBRARY_PATH": "/mine", "LD_LIBRARY_PATH_ORIG": "x"}
+    assert paths.child_environment(env, frozen=False) == env
