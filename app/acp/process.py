@@ -30,7 +30,7 @@ from app.acp import lifeline, process_tree
 from app.acp.process_tree import ProcessTree
 from app.acp.run_records import RUN_MARK, records, run_mark
 from app.acp.stderr import StderrTail
-from app.config.files import folder_missing
+from app.config.files import folder_missing_text
 from app.i18n import N_
 from app.i18n.text import Text, lazy
 from app.paths import child_environment
@@ -86,7 +86,7 @@ class AgentProcess:
         log_ring: deque[str] | None = None,
     ) -> AgentProcess:
         if not cwd.is_dir():
-            raise SpawnError(folder_missing(str(cwd)))
+            raise SpawnError(folder_missing_text(str(cwd)))
         full_env = {**child_environment(), **env, RUN_MARK: run_mark()}
         program = f"`{command[0]}`"
         kwargs = process_tree.spawn_options()

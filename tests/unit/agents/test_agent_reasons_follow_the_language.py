@@ -36,7 +36,9 @@ def english_afterwards() -> Iterator[None]:
 def app(tmp_path: Path) -> Iterator[tuple[Sidekicks, EventLog, Path]]:
     config = write_config(
         tmp_path / "agents.yaml",
-        agent_yaml("crasher", "exit-after-init") + agent_yaml("broken", "crash-on-start"),
+        agent_yaml("crasher", "exit-after-init")
+        + agent_yaml("broken", "crash-on-start")
+        + agent_yaml("homeless", cwd=str(tmp_path / "gone")),
         extra="language: en\n",
     )
     sk = Sidekicks(config=config, tuning=FAST).start()
@@ -99,6 +101,16 @@ def test_a_failed_start_reason_follows_the_language_and_the_refusal_was_said_in_
         sk.api.AgentService.Start("broken")  # a new refusal speaks the new language
     switch(config, log, "en")
     assert info(sk, "broken").error.startswith(START_EN)
+
+
+def test_a_missing_working_folder_is_said_in_the_language_current_when_it_is_read(app) -> None:
+    sk, log, config = app
+    with pytest.raises(UserError, match="does not exist"):
+        sk.api.AgentService.Start("homeless")
+    switch(config, log, "fr")
+    assert "n’existe pas" in info(sk, "homeless").error
+    switch(config, log, "en")
+    assert "does not exist" in info(sk, "homeless").error
 
 
 def test_a_language_switch_announces_only_the_agents_in_error(app) -> None:
