@@ -303,7 +303,8 @@ def main() -> int:
         stale = [
             name
             for name, text in files.items()
-            if not (args.out / name).exists() or (args.out / name).read_text(encoding="utf-8") != text
+            if not (args.out / name).exists()
+            or (args.out / name).read_text(encoding="utf-8") != text
         ]
         extra = (
             sorted(p.name for p in args.out.glob("*.ts") if p.name not in files)
