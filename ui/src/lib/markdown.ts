@@ -1,7 +1,10 @@
-// Markdown from agents, made safe to show: marked (lib/markdownParse: raw HTML shown as text)
-// → DOMPurify (the last line of defence) → HTML string. Agent output is untrusted (DESIGN §4):
-// nothing reaches the page without going through `sanitize` here, and `{@html}` is only ever
-// given what `renderMarkdown` returns.
+// Markdown from agents, made safe to show. Agent output is untrusted (DESIGN §4).
+// - A finished message: marked's tokens (lib/markdownParse: raw HTML is text) → nodes built
+//   with DOM calls from a fixed set of elements, every attribute through lib/markdownPolicy
+//   (lib/markdownDom, `renderMarkdownNodes`): nothing of the message is ever parsed as HTML.
+// - A streamed answer's blocks: marked → HTML string → DOMPurify (the last line of defence);
+//   `{@html}` is only ever given what `renderMarkdown` returns.
+// Both give the same nodes (lib/markdownDom.test.ts compares them), with these rules:
 //
 // - Code blocks are escaped text in the HTML; `highlightCode` then colours them in the page by
 //   building <span>s from highlight.js's token tree (core + a handful of languages) with DOM
@@ -16,10 +19,10 @@
 //   objects, SVG or MathML.
 
 import DOMPurify from "dompurify";
-import { DATA_IMAGE, SAFE_URL, codeLanguage, escapeHtml, hljs, parseMarkdown } from "./markdownParse";
+import { DATA_IMAGE, SAFE_URL, codeLanguage, escapeHtml, hljs, lexMarkdown, parseMarkdown } from "./markdownParse";
 import { linkMessageLinks, parseMessageLink } from "../conversation/message-actions/links";
 import { RenderCache } from "./markdownCache";
-import { safeNodes } from "./markdownNodes";
+import { buildMarkdown, type Sink } from "./markdownDom";
 
 export { codeLanguage, escapeHtml };
 
@@ -110,7 +113,7 @@ const PURIFY_CONFIG = {
   KEEP_CONTENT: true,
 };
 
-// HTML strings for a streamed answer's blocks (finished messages: lib/markdownNodes).
+// HTML strings for a streamed answer's blocks (finished messages: lib/markdownDom).
 function makePurifier(): ReturnType<typeof DOMPurify> {
   const purifier = DOMPurify(window);
   // (No uponSanitizeAttribute hook: with one, DOMPurify copies its attribute allowlist on every
@@ -169,19 +172,38 @@ export function renderMarkdown(markdown: string, { keep = true, breaks = false }
   return strings.get(renderKey(markdown, breaks), () => sanitize(parseMarkdown(markdown, breaks)), keep);
 }
 
-// A finished message is parsed and checked once (lib/markdownNodes): every render (reopening the
-// conversation, another one, scrolling back to it) inserts a copy of the kept inert nodes. Room
-// for a few conversations' windows (100 messages each when opened).
+// The page's document as lib/markdownDom's sink. Character references are decoded by the
+// browser in an inert template, from text whose `<` and `>` are escaped: never markup.
+const decoder = document.createElement("template");
+const pageSink: Sink<Node> = {
+  element: (tag) => document.createElement(tag),
+  text: (data) => document.createTextNode(data),
+  attribute: (element, name, value) => (element as Element).setAttribute(name, value),
+  append: (parent, child) => void parent.appendChild(child),
+  decode: (escaped) => {
+    decoder.innerHTML = escaped.replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    return decoder.content.textContent ?? "";
+  },
+};
+
+/** Safe nodes for `markdown`, built from its tokens (lib/markdownDom), message links linked. */
+export function buildMarkdownNodes(markdown: string, breaks = false): DocumentFragment {
+  const nodes = document.createDocumentFragment();
+  buildMarkdown(lexMarkdown(markdown, breaks), pageSink, nodes);
+  nodes.normalize(); // adjacent texts in one node, as parsed HTML has them (linkMessageLinks)
+  linkMessageLinks(nodes);
+  return nodes;
+}
+
+// A finished message is built once (lib/markdownDom): every render (reopening the conversation,
+// another one, scrolling back to it) inserts a copy of the kept nodes. Room for a few
+// conversations' windows (100 messages each when opened).
 const fragments = new RenderCache<DocumentFragment>(500);
 
 /** Safe nodes for `markdown` (a fresh copy, the caller's to insert and decorate). */
 export function renderMarkdownNodes(markdown: string, { breaks = false }: { breaks?: boolean } = {}): DocumentFragment {
-  const kept = fragments.get(renderKey(markdown, breaks), () => {
-    const nodes = safeNodes(parseMarkdown(markdown, breaks));
-    linkMessageLinks(nodes);
-    return nodes;
-  });
-  return document.importNode(kept, true);
+  const kept = fragments.get(renderKey(markdown, breaks), () => buildMarkdownNodes(markdown, breaks));
+  return kept.cloneNode(true) as DocumentFragment;
 }
 
 /**

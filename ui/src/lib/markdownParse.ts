@@ -18,7 +18,7 @@ import python from "highlight.js/lib/languages/python";
 import rust from "highlight.js/lib/languages/rust";
 import typescript from "highlight.js/lib/languages/typescript";
 import yaml from "highlight.js/lib/languages/yaml";
-import { Marked, type Tokens } from "marked";
+import { Lexer, Marked, type Token, type Tokens } from "marked";
 
 hljs.registerLanguage("python", python);
 hljs.registerLanguage("javascript", javascript);
@@ -92,6 +92,11 @@ const tokenizer = {
 // Agents write Markdown; people type in a chat box, where a new line is a new line (`breaks`).
 const marked = new Marked({ async: false, gfm: true, breaks: false, renderer, tokenizer });
 const markedBreaks = new Marked({ async: false, gfm: true, breaks: true, renderer, tokenizer });
+
+/** marked's tokens for `markdown` (lib/markdownDom builds nodes from them). */
+export function lexMarkdown(markdown: string, breaks = false): Token[] {
+  return Lexer.lex(markdown, (breaks ? markedBreaks : marked).defaults);
+}
 
 /** HTML for `markdown`, with any raw HTML in it escaped (still to be sanitized). */
 export function parseMarkdown(markdown: string, breaks = false): string {

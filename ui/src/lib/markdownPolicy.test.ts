@@ -1,5 +1,5 @@
-// The allowlist finished messages are checked against (lib/markdownNodes applies it to every
-// element and attribute): everything the renderer makes passes, anything else does not.
+// The allowlist finished messages are checked against (lib/markdownDom applies it to every
+// attribute it writes): everything the renderer makes passes, anything else does not.
 
 import { describe, expect, test } from "vitest";
 import { allowedAttribute, allowedTag, opensOutside } from "./markdownPolicy";

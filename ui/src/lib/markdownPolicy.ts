@@ -1,7 +1,7 @@
 // What a finished message's rendered Markdown may contain: the elements and attributes our
 // renderer (lib/markdownParse: marked with raw HTML made text) produces, and nothing else. This
-// half needs no DOM (Vitest checks it with a hostile corpus); lib/markdownNodes applies it to
-// every element and attribute of the parsed HTML.
+// half needs no DOM (Vitest checks it with a hostile corpus); lib/markdownDom applies it to
+// every attribute of the nodes it builds.
 
 import { parseMessageLink } from "../conversation/message-actions/links";
 import { DATA_IMAGE, SAFE_URL } from "./markdownParse";
