@@ -94,12 +94,17 @@ function steps(): (() => void)[] {
 
 let started = false;
 
-/** Runs the steps in idle moments (as many as fit in each), once per page. */
+/** Runs the steps in idle moments (as many as fit in each), once per page. WebKit (macOS) has
+ *  no requestIdleCallback: there, one step every 50 ms. */
 export function warmUpWhenIdle(): void {
-  if (started || typeof window === "undefined" || typeof window.requestIdleCallback !== "function") return;
+  if (started || typeof window === "undefined") return;
   started = true;
+  const idle: (run: (deadline?: IdleDeadline) => void) => void =
+    typeof window.requestIdleCallback === "function"
+      ? (run) => window.requestIdleCallback(run, { timeout: 2000 })
+      : (run) => window.setTimeout(run, 50);
   const queue = steps();
-  const next = (deadline: IdleDeadline): void => {
+  const next = (deadline?: IdleDeadline): void => {
     do {
       const step = queue.shift();
       if (!step) return;
@@ -108,8 +113,8 @@ export function warmUpWhenIdle(): void {
       } catch {
         // a warm-up only: whatever fails here fails again, visibly, where it matters
       }
-    } while (deadline.timeRemaining() > 8);
-    window.requestIdleCallback(next, { timeout: 2000 });
+    } while (deadline && deadline.timeRemaining() > 8);
+    idle(next);
   };
-  window.requestIdleCallback(next, { timeout: 2000 });
+  idle(next);
 }
