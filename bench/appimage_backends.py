@@ -37,6 +37,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.proc_tree import descendants  # noqa: E402
+
 DIST = ROOT / "dist"
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 # As appimagetool makes its squashfs: `mksquashfs -comp zstd` (its default since 2023), with
@@ -86,31 +90,11 @@ def squashfs_bytes(appdir: Path) -> int:
         return image.stat().st_size
 
 
-def children_of(pid: int) -> list[int]:
-    """pid and all its descendants (from /proc/*/stat's parent ids)."""
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
-        parents.setdefault(ppid, []).append(int(entry.name))
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        todo.extend(parents.get(current, []))
-    return found
-
-
 def memory_of(pid: int) -> tuple[int, int, list[tuple[str, int]]]:
     """RSS and PSS (bytes) summed over the process tree, and each process's name and RSS."""
     rss = pss = 0
     members: list[tuple[str, int]] = []
-    for member in children_of(pid):
+    for member in [pid, *descendants(pid)]:
         try:
             rollup = Path(f"/proc/{member}/smaps_rollup").read_text()
             name = Path(f"/proc/{member}/comm").read_text().strip()

@@ -29,6 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.proc_tree import descendants  # noqa: E402
 from tests.e2e.window import running_app  # noqa: E402
 
 TOTAL_MB = int(os.environ.get("BENCH_TERMINAL_MB", "50"))
@@ -116,26 +117,6 @@ def rss_mb(pid: int) -> float:
     except OSError:
         pass
     return 0.0
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process under `pid` (from /proc: Linux only, like the offscreen window)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
-        children.setdefault(ppid, []).append(int(entry.name))
-    found, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
 
 
 def renderer_mb(app_pid: int) -> float:

@@ -8,6 +8,8 @@ import os
 import signal
 import sys
 
+from app.core.process_group import group_alive
+
 assert sys.platform != "win32"  # imported on POSIX only (process_tree.py); type-checked as such
 
 
@@ -24,13 +26,7 @@ class ProcessGroup:
         self._signal(signal.SIGKILL)
 
     def alive(self) -> bool:
-        try:
-            os.killpg(self.pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return True
+        return group_alive(self.pid)
 
     def close(self) -> None:
         pass

@@ -24,6 +24,7 @@ import termios
 from collections.abc import Callable
 from pathlib import Path
 
+from app.core.process_group import group_alive
 from app.paths import child_environment
 from app.terminals.base import OnExit, OnOutput
 from app.terminals.output import OutputBatcher
@@ -187,13 +188,7 @@ class PosixTerminal:
         self._end_group(signal.SIGKILL)
 
     def _group_alive(self) -> bool:
-        try:
-            os.killpg(self.pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return True
+        return group_alive(self.pid)
 
     def _end_group(self, sig: signal.Signals) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):

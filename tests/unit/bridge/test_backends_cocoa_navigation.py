@@ -5,8 +5,6 @@ app/bridge/navigation.py's policy. On macOS, `python -m app --self-test` checks 
 
 from __future__ import annotations
 
-import threading
-import webbrowser
 from types import SimpleNamespace
 from typing import Any
 
@@ -48,20 +46,6 @@ def delegate() -> BrowserDelegate:
     assert browser_view.BrowserDelegate.__mro__[1] is BrowserDelegate
     made: BrowserDelegate = browser_view.BrowserDelegate()
     return made
-
-
-@pytest.fixture
-def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    urls: list[str] = []
-    lock = threading.Lock()
-
-    def open_(url: str, new: int = 0, autoraise: bool = True) -> bool:
-        with lock:
-            urls.append(url)
-        return True
-
-    monkeypatch.setattr(webbrowser, "open", open_)
-    return urls
 
 
 def action(url: str, kind: int = OTHER, main_frame: bool | None = True) -> Any:

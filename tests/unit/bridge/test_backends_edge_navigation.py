@@ -5,8 +5,6 @@ checked in its shipped source (test_backends.py)."""
 
 from __future__ import annotations
 
-import threading
-import webbrowser
 from types import SimpleNamespace
 from typing import Any
 
@@ -33,21 +31,6 @@ class EdgeChrome:
 
     def on_navigation_completed(self, sender: Any, args: Any) -> None:
         self.ran.append("bridge injected")
-
-
-@pytest.fixture
-def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Addresses handed to the system browser."""
-    urls: list[str] = []
-    lock = threading.Lock()
-
-    def open_(url: str, new: int = 0, autoraise: bool = True) -> bool:
-        with lock:
-            urls.append(url)
-        return True
-
-    monkeypatch.setattr(webbrowser, "open", open_)
-    return urls
 
 
 @pytest.fixture

@@ -6,8 +6,6 @@ checked in its shipped source (test_backends.py); the real window can check itse
 
 from __future__ import annotations
 
-import threading
-import webbrowser
 from enum import Enum
 from types import SimpleNamespace
 from typing import Any
@@ -68,20 +66,6 @@ def view() -> BrowserView:
 
     gtk_navigation.lock(Locked, WEBKIT, lambda: APP)
     return Locked()
-
-
-@pytest.fixture
-def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    urls: list[str] = []
-    lock = threading.Lock()
-
-    def open_(url: str, new: int = 0, autoraise: bool = True) -> bool:
-        with lock:
-            urls.append(url)
-        return True
-
-    monkeypatch.setattr(webbrowser, "open", open_)
-    return urls
 
 
 NAVIGATION = PolicyDecisionType.NAVIGATION_ACTION
