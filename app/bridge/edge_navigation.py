@@ -19,7 +19,7 @@ from typing import Any
 
 from app.bridge.backends import EDGECHROMIUM, running_backend
 from app.bridge.navigation import AppPage, for_a_new_window, for_the_window
-from app.bridge.qt_navigation import follow
+from app.bridge.qt_navigation import follow, loaded_once
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +60,15 @@ def lock(edge_chrome: Any, app_page: Callable[[], AppPage]) -> None:
         follow(for_a_new_window(target), target, "open")
 
     def on_navigation_completed(self: Any, sender: Any, args: Any) -> None:
+        # As qt_navigation.keep_the_bridge_on_refused_loads: once a load has finished, one that
+        # did not (a cancelled navigation) keeps the page's bridge; a first one still gets it.
         if not bool(getattr(args, "IsSuccess", True)):
-            log.info("a load did not finish: the page keeps its bridge")
-            return
+            if loaded_once(self):
+                log.info("a load did not finish: the page keeps its bridge")
+                return
+            log.info("the first load did not finish: the page gets its bridge")
+        else:
+            self.sidekicks_loaded_once = True
         completed(self, sender, args)
 
     edge_chrome.on_navigation_start = on_navigation_start

@@ -53,16 +53,28 @@ def install(app_page: Callable[[], AppPage]) -> None:
 def keep_the_bridge_on_refused_loads(browser_view: Any) -> None:
     """A refused navigation ends in loadFinished(False) while the app's page stays as it was;
     pywebview would inject its bridge again and, for a moment, the page's `pywebview.api` would be
-    empty (a call made then fails with "undefined"). Only a load that happened gets the bridge."""
+    empty (a call made then fails with "undefined"). So once a load has finished, a load that did
+    not keeps the page's bridge as it is. Before that, a first load reported as not finished (Qt
+    says so of a first load interrupted on a busy machine, with the page shown) still gets the
+    bridge: without it the page would wait for it forever."""
     inject = browser_view.on_load_finished
 
     def on_load_finished(self: Any, ok: bool = True) -> None:
-        if not ok:
+        if not ok and loaded_once(self):
             log.info("a load did not finish: the page keeps its bridge")
             return
+        if ok:
+            self.sidekicks_loaded_once = True
+        else:
+            log.info("the first load did not finish: the page gets its bridge")
         inject(self)
 
     browser_view.on_load_finished = on_load_finished
+
+
+def loaded_once(view: Any) -> bool:
+    """Whether a load of this view (a backend's browser object) has finished."""
+    return getattr(view, "sidekicks_loaded_once", False) is True
 
 
 def follow(verdict: Verdict, url: str, action: str) -> bool:

@@ -112,11 +112,16 @@ def test_new_windows_never_open_and_only_web_addresses_go_to_the_browser(
     wait_for(lambda: opened == ["https://example.org/"], 5, what="the system browser")
 
 
-def test_only_a_load_that_happened_gets_the_bridge(edge: EdgeChrome) -> None:
-    edge.on_navigation_completed(None, SimpleNamespace(IsSuccess=False))  # cancelled above
-    assert edge.ran == []
+def test_once_a_load_happened_a_cancelled_one_keeps_the_pages_bridge(edge: EdgeChrome) -> None:
     edge.on_navigation_completed(None, SimpleNamespace(IsSuccess=True))
     assert edge.ran == ["bridge injected"]
+    edge.on_navigation_completed(None, SimpleNamespace(IsSuccess=False))  # cancelled above
+    assert edge.ran == ["bridge injected"]
+
+
+def test_a_first_load_reported_unfinished_still_gets_the_bridge(edge: EdgeChrome) -> None:
+    edge.on_navigation_completed(None, SimpleNamespace(IsSuccess=False))
+    assert edge.ran == ["bridge injected"]  # else the page would wait for it forever
 
 
 def test_without_the_ui_the_notice_webview2_shows_as_about_blank_is_the_app() -> None:
