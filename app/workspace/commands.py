@@ -160,39 +160,22 @@ if sys.platform == "win32":
         return process_tree.adopt(proc.pid, lambda: proc.returncode is not None)
 
 else:
+    from app.acp.process_tree_posix import ProcessGroup
+    from app.core.process_group import group_alive
 
     def _tree_of(proc: asyncio.subprocess.Process) -> ProcessTree:
         return _Group(proc.pid)
 
-    class _Group:
-        """POSIX: the command's process group, its members counted without zombies."""
-
-        def __init__(self, pid: int) -> None:
-            self.pid = pid
-
-        def signal_soft(self) -> None:
-            _signal_group(self.pid, signal.SIGTERM)
-
-        def kill(self) -> None:
-            _signal_group(self.pid, signal.SIGKILL)
+    class _Group(ProcessGroup):
+        """The agents' process group, its members counted without zombies: a command's
+        background child that ended but was not reaped yet must not keep it `alive`."""
 
         def alive(self) -> bool:
-            return _group_alive(self.pid)
-
-        def close(self) -> None:
-            pass
-
-    def _group_alive(pid: int) -> bool:
-        """Whether a process of the group still runs (zombies, already dead, do not count)."""
-        try:
-            os.killpg(pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        if not sys.platform.startswith("linux"):
-            return True
-        return any(_live_member(entry, pid) for entry in os.scandir("/proc"))
+            if not group_alive(self.pid):
+                return False
+            if not sys.platform.startswith("linux"):
+                return True
+            return any(_live_member(entry, self.pid) for entry in os.scandir("/proc"))
 
     def _live_member(entry: os.DirEntry[str], pgid: int) -> bool:
         if not entry.name.isdigit():
@@ -203,7 +186,3 @@ else:
         except (OSError, IndexError):
             return False
         return fields[0] != b"Z" and int(fields[2]) == pgid
-
-    def _signal_group(pid: int, number: signal.Signals) -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pid, number)
