@@ -70,12 +70,9 @@ def read_bytes(path: Path) -> bytes:
             return f.read()
     except FileNotFoundError:
         raise WorkspaceError("not_found", _("{path} does not exist").format(path=path)) from None
-    except IsADirectoryError:
-        raise WorkspaceError(
-            "invalid", _("{path} is a folder, not a file").format(path=path)
-        ) from None
-    except PermissionError:
-        if os.path.isdir(path):  # Windows refuses to open a folder: EACCES, never EISDIR
+    except (IsADirectoryError, PermissionError) as error:
+        # Windows refuses to open a folder with EACCES, never EISDIR.
+        if isinstance(error, IsADirectoryError) or os.path.isdir(path):
             raise WorkspaceError(
                 "invalid", _("{path} is a folder, not a file").format(path=path)
             ) from None
