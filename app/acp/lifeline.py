@@ -14,10 +14,11 @@ reaches the agent only, not the agent's children: run_records.py stops those at 
   sets the signal and execs the agent) would cost an interpreter start per agent, does not exist
   in the frozen app, and would turn "program not found" into a bare exit code.
 Windows — Job Objects with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE: each agent has one of its own
-(process_tree_windows.py); the programs that have none (commands, sign-in terminals) are put in
-one app-wide job here (lifeline_windows.py), right after they start (a child they start in that
-instant escapes). Their children join the job by themselves. The app holds the jobs' only
-handles: when the app ends, however it ends, Windows closes them and ends every process in them.
+(process_tree_windows.py), and so has each command they run; the programs that have none
+(sign-in terminals) are put in one app-wide job here (lifeline_windows.py), right after they
+start (a child they start in that instant escapes). Their children join the job by
+themselves. The app holds the jobs' only handles: when the app ends, however it ends, Windows
+closes them and ends every process in them.
 macOS — no equivalent: an agent that ignores stdin EOF and SIGTERM outlives a killed app.
 """
 

@@ -1,7 +1,7 @@
 """Windows: one kill-on-close Job Object per app for the programs that have no job of their own
-(commands an agent runs, sign-in terminals): when the app ends, however it ends, Windows closes
-the job's only handle and ends every process in it (see lifeline.py). Agents each have their
-own job (process_tree_windows.py), with the same effect at the app's end."""
+(sign-in terminals): when the app ends, however it ends, Windows closes the job's only handle
+and ends every process in it (see lifeline.py). Agents and the commands they run each have
+their own job (process_tree_windows.py), with the same effect at the app's end."""
 
 from __future__ import annotations
 
