@@ -5,9 +5,8 @@
   started, even after the command itself ended. stdin is closed (/dev/null: nobody types into
   it); stdout and stderr go into one pipe, read by the loop, in the order the command wrote them.
 - It dies with the app: PDEATHSIG on Linux (app/acp/lifeline.py, as agents), its job's handle
-  on Windows, and its group is
-  recorded in the run records so that the next start stops what a killed app left
-  (app/acp/run_records.py; the run mark is in its environment).
+  on Windows, and its group is recorded in the run records so that the next start stops what
+  a killed app left (app/acp/run_records.py; the run mark is in its environment).
 - Exit: polled (waiting for the process would also wait for the pipe's end, which a background
   child can hold open for ever); the output read within DRAIN_GRACE after it is the command's
   last. What it left running in its group is ended by `kill` (release, Stop, …).
