@@ -10,6 +10,7 @@ the page a broken or weakened bridge. Checked here, for the running backend (bac
   bridge through util's `inject_pywebview` with its platform string, never holds its own
   `load_js_files`, takes the page's calls to util's `js_bridge_call` by name (the allow-list
   replaces that name), and its gui module still answers `evaluate_js` (what `run_js` calls);
+- http_server: pywebview's start_server still serves through the adapter it replaces;
 - results and without_eval, by running them: pywebview's real `js_bridge_call` answers a probe
   through `window.evaluate_js` with util's `json` (results.py), and `Window.run_js` hands a
   script as it is to the backend's `evaluate_js`.
@@ -29,7 +30,7 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
-from app.bridge import csp
+from app.bridge import csp, http_server
 from app.bridge.backends import JS_BRIDGE_CALL, Backend
 from app.bridge.csp import BridgePatchError
 from app.models.wire import WireJson
@@ -58,6 +59,7 @@ def verify(backend: Backend, read_code: ReadCode | None = None, js_dir: Path | N
     verify_backend_code(backend, read)
     verify_results(backend)
     verify_run_js(backend)
+    http_server.verify(backend.name)
 
 
 def fail(backend: Backend, what: str, detail: str, patch: str) -> BridgePatchError:

@@ -25,6 +25,7 @@ from app.bridge import (
     dropped_paths,
     edge_navigation,
     gtk_navigation,
+    http_server,
     permissions,
     qt_navigation,
     results,
@@ -107,6 +108,7 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
     permissions.install()
     results.install()
     allowlist.install()  # issue #13: only the services' exposed methods answer the page
+    http_server.install()  # the page's server listens before the window asks for the page
     # Each patch's target, for this backend: a changed pywebview stops here (BridgePatchError).
     checks.verify(backend)
     checks.install_loaded_check(backend)

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,10 +105,35 @@ def running_command(
             with sync_playwright() as pw:
                 browser = pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}", no_defaults=True)
                 page = browser.contexts[0].pages[0]
-                page.wait_for_selector(READY, timeout=30_000)
+                wait_until_ready(page, log_path)
                 yield page, proc
         finally:
             stop_app(proc)
+
+
+PAGE_STATE = """() => ({
+  url: location.href,
+  readyState: document.readyState,
+  bridge: Object.keys((window.pywebview && window.pywebview.api) || {}),
+  app: document.querySelector("[data-testid=app]") !== null,
+})"""
+
+
+def wait_until_ready(page: Page, log_path: Path, timeout_ms: int = 30_000) -> None:
+    """Waits for the page's first Current() answer; if it never comes, the failure says what the
+    page had (its address, its bridge) and what the app logged, so a rare stall can be read."""
+    try:
+        page.wait_for_selector(READY, timeout=timeout_ms)
+    except PlaywrightError as error:
+        try:
+            state = page.evaluate(PAGE_STATE)
+        except PlaywrightError as unreadable:
+            state = f"unreadable: {unreadable}"
+        logged = log_path.read_text(encoding="utf-8", errors="replace")[-4000:]
+        raise AssertionError(
+            f"the page was not ready within {timeout_ms} ms ({error.message.splitlines()[0]})\n"
+            f"page: {state}\napp log (tail):\n{logged}"
+        ) from None
 
 
 RECORDER = """() => {
