@@ -54,9 +54,9 @@ def keep_the_bridge_on_refused_loads(browser_view: Any) -> None:
     """A refused navigation ends in loadFinished(False) while the app's page stays as it was;
     pywebview would inject its bridge again and, for a moment, the page's `pywebview.api` would be
     empty (a call made then fails with "undefined"). So once a load has finished, a load that did
-    not keeps the page's bridge as it is. Before that, a first load reported as not finished (Qt
-    says so of a first load interrupted on a busy machine, with the page shown) still gets the
-    bridge: without it the page would wait for it forever."""
+    not keeps the page's bridge as it is. A first load that did not finish gets it as pywebview
+    gives it. (That first failure was a page server not yet listening, seen on a busy machine:
+    http_server.py now makes the server listen before the window asks.)"""
     inject = browser_view.on_load_finished
 
     def on_load_finished(self: Any, ok: bool = True) -> None:
