@@ -94,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             _run_headless(app)
         else:
             from app.bridge.csp import BridgePatchError
+            from app.bridge.http_server import ServerNotListening
             from app.bridge.self_test import report, requested
             from app.bridge.window import run_window
 
@@ -105,6 +106,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"sidekicks: {err}", file=sys.stderr)
                 report(f"refused to open the window: {err}")
                 code = 3
+            except ServerNotListening as err:
+                # No port could serve the page: say why rather than end on a traceback.
+                logging.getLogger("app").error("could not open the window: %s", err)
+                print(f"sidekicks: {err}", file=sys.stderr)
+                report(f"could not open the window: {err}")
+                code = 1
     finally:
         app.close()
     if not args.headless:

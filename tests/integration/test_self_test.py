@@ -93,6 +93,23 @@ def test_a_changed_pywebview_opens_no_window_and_names_the_backend(tmp_path: Pat
     assert report.read_text(encoding="utf-8").startswith(f"refused to open the window: {changed}")
 
 
+def test_a_page_server_that_cannot_listen_opens_no_window_and_says_why(tmp_path: Path) -> None:
+    prelude = (
+        "from app.bridge import http_server\n"
+        "def refused(*args, **kwargs):\n"
+        "    raise OSError(98, 'Address already in use')\n"
+        "http_server.make_server = refused\n"
+    )
+    report = tmp_path / "self-test.txt"
+    result = run(["--self-test", "--config", config(tmp_path)], prelude, report)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "sidekicks: the window's page server could not listen (port " in result.stderr
+    assert "Address already in use" in result.stderr
+    assert "Traceback" not in result.stderr
+    said = report.read_text(encoding="utf-8")
+    assert said.startswith("could not open the window: the window's page server could not listen")
+
+
 def lock_removed(module: str) -> str:
     return f"from app.bridge import {module}\n{module}.install = lambda app_page: None\n"
 
