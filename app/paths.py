@@ -1,9 +1,11 @@
-"""Where Sidekicks keeps things: the user config dir, per-config data dirs, bundled resources."""
+"""Where Sidekicks keeps things (the user config dir, per-config data dirs, bundled resources)
+and where the folders and programs a configuration names are (`resolve_cwd`, `find_program`)."""
 
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -92,3 +94,20 @@ def child_environment(
         else:
             env[name] = original
     return env
+
+
+def resolve_cwd(cwd: str, base_dir: Path) -> Path:
+    """A folder the configuration names (an agent's `cwd`, its `folders:`): `~` is the home
+    folder, `$VARS` are expanded, a relative folder is relative to `base_dir` (the file's)."""
+    path = Path(os.path.expandvars(cwd)).expanduser()
+    return path if path.is_absolute() else (base_dir / path)
+
+
+def find_program(program: str, cwd: Path, path_var: str) -> str | None:
+    """The program an agent's `command` starts, as its start would find it: a path (relative
+    to `cwd`) or a name looked up on `path_var`; None when there is none to run."""
+    program = os.path.expanduser(program)
+    if os.sep in program or (os.altsep and os.altsep in program):
+        candidate = Path(program) if os.path.isabs(program) else cwd / program
+        return str(candidate) if os.access(candidate, os.X_OK) and candidate.is_file() else None
+    return shutil.which(program, path=path_var)

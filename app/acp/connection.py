@@ -42,10 +42,10 @@ from app.acp.prompts import PromptBlock, PromptText
 from app.acp.translate import auth_methods, session_options, session_setup
 from app.acp.updates import AuthMethod, SessionOption, SessionSetup
 from app.acp.workspace import Workspace
-from app.config.model import McpServer
 from app.i18n import N_, _
 from app.i18n.text import Text, lazy
 from app.models.conversation import StopReason
+from app.models.mcp import McpServer
 from app.version import __version__
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from acp.schema import (
     SseMcpServer,
 )
 
-from app.config.model import McpServer
+from app.models.mcp import McpServer
 
 
 def mcp_servers_for(

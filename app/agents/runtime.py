@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 from app.acp.stderr import LOG_LINES
 from app.agents.builtin import builtin_command
 from app.config.model import AgentDef
-from app.config.validate import find_program, resolve_cwd
 from app.i18n import _
 from app.i18n.text import Text
 from app.models.agents import AgentInfo, AgentState, AuthMethodInfo, AuthVarInfo
+from app.paths import find_program, resolve_cwd
 
 # How the app shows an agent: the process never sees these, so changing them needs no restart.
 PRESENTATION_FIELDS = frozenset({"title", "icon", "description"})

@@ -6,7 +6,7 @@ import json
 import logging
 from dataclasses import asdict, dataclass
 
-from app.config.atomic import write_atomic
+from app.core.atomic import write_atomic
 from app.paths import app_config_dir
 
 log = logging.getLogger(__name__)

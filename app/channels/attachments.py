@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 from app.acp.prompts import IMAGE_LIMIT, PromptFile
-from app.config.atomic import replace_file
+from app.core.atomic import replace_file
 from app.core.errors import UserError
 from app.core.ids import new_id
 from app.i18n import _

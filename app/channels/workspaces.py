@@ -13,9 +13,9 @@ from app.acp.updates import PermissionAsked, PermissionChoice, ToolChange, ToolL
 from app.agents.supervisor import Supervisor
 from app.channels.publishing import Publisher, new_message
 from app.channels.registry import ChannelRegistry
-from app.config.validate import resolve_cwd
 from app.core.ids import new_id
 from app.i18n import _
+from app.paths import resolve_cwd
 from app.workspace.changes import ChangeLog
 from app.workspace.roots import Roots
 from app.workspace.session_workspace import SessionWorkspace, Terminals

@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 from pydantic_core import PydanticCustomError
 
 from app.i18n import N_, _
+from app.models.mcp import COMMAND_OR_URL, COMMAND_OR_URL_TEXT
 
 
 class Custom(StrEnum):
@@ -20,7 +21,7 @@ class Custom(StrEnum):
     EMPTY_VALUE = "empty_value"
     COMMAND_AND_BUILTIN = "command_and_builtin"
     NO_COMMAND_NOR_BUILTIN = "no_command_nor_builtin"
-    MCP_COMMAND_OR_URL = "mcp_command_or_url"
+    MCP_COMMAND_OR_URL = COMMAND_OR_URL  # raised by the shared model (app/models/mcp.py)
     DUPLICATE_NAME = "duplicate_name"
     PRESET_VALUE = "preset_value"
 
@@ -31,9 +32,7 @@ _TEXTS = {
     Custom.NO_COMMAND_NOR_BUILTIN: N_(
         "an agent needs `command` (the program to run) or `builtin` (e.g. demo)"
     ),
-    Custom.MCP_COMMAND_OR_URL: N_(
-        "an MCP server needs `command` (stdio) or `url` (http, sse): one of the two"
-    ),
+    Custom.MCP_COMMAND_OR_URL: COMMAND_OR_URL_TEXT,
     Custom.DUPLICATE_NAME: N_("an agent named {first} already exists (names ignore case)"),
     Custom.PRESET_VALUE: N_("an option's value is a text, or true or false"),
 }

@@ -9,26 +9,11 @@ from pathlib import Path
 
 from app.config.limits import MAX_BYTES, file_too_large
 from app.core.errors import ConfigError
-from app.i18n import N_, _
-from app.i18n.text import Text, lazy
+from app.i18n import _
 
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # POSIX: opening a named pipe does not wait for a writer
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 _NOCTTY = getattr(os, "O_NOCTTY", 0)  # a terminal swapped in after the check never becomes ours
-
-
-FOLDER_MISSING = N_("the folder {path} does not exist")
-
-
-def folder_missing(path: str) -> str:
-    """The one sentence for a working folder that is not there (a warning, or a failed start)."""
-    return _(FOLDER_MISSING).format(path=path)
-
-
-def folder_missing_text(path: str) -> Text:
-    """The same sentence, said in the language current when it is read (a failed start's
-    reason stays on screen across a language switch)."""
-    return lazy(FOLDER_MISSING, path=path)
 
 
 def absolute(path: str | os.PathLike[str]) -> Path:

@@ -26,6 +26,7 @@ from pydantic_core import PydanticKnownError, core_schema
 from app.config.builtin_names import BuiltinName
 from app.config.custom_errors import Custom, raise_custom
 from app.config.durations import DURATION_PATTERN, parse_duration
+from app.models.mcp import EnvValue, McpServer, NonEmpty
 
 AGENT_NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*(?![\s\S])"  # see DURATION_PATTERN for the ending
 AGENT_NAME_MAX = 40
@@ -35,15 +36,6 @@ def _whole_number(value: Any) -> Any:
     # JSON Schema counts 4.0 as an integer; so does the model, for the two to agree.
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    return value
-
-
-def _scalar_to_text(value: Any) -> Any:
-    # Environment values are often written bare (`PORT: 8080`, `DEBUG: true`): take them as text.
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return str(value)
     return value
 
 
@@ -61,11 +53,6 @@ PresetValue = Annotated[
     PlainValidator(_preset_value),
     WithJsonSchema({"type": ["string", "boolean"]}),
 ]
-EnvValue = Annotated[
-    str,
-    BeforeValidator(_scalar_to_text),
-    WithJsonSchema({"type": ["string", "number", "boolean"]}),
-]
 Duration = Annotated[
     int,
     BeforeValidator(parse_duration),
@@ -79,10 +66,17 @@ Duration = Annotated[
         }
     ),
 ]
-NonEmpty = Annotated[str, StringConstraints(min_length=1)]
 
 # Python's `re` for patterns, like the jsonschema library that checks the generated schema.
 _STRICT = ConfigDict(strict=True, extra="forbid", regex_engine="python-re")
+
+
+def _refuse_empty_values(data: Any) -> Any:
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if value is None:
+                raise_custom(Custom.EMPTY_VALUE, key=key)
+    return data
 
 
 class _Section(BaseModel):
@@ -94,11 +88,7 @@ class _Section(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _no_empty_values(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            for key, value in data.items():
-                if value is None:
-                    raise_custom(Custom.EMPTY_VALUE, key=key)
-        return data
+        return _refuse_empty_values(data)
 
 
 class Limits(_Section):
@@ -112,29 +102,8 @@ class Limits(_Section):
     )
 
 
-class McpServer(_Section):
-    """An MCP server handed to the agent in `session/new`: a command (stdio) or a url (http/sse)."""
-
-    model_config = ConfigDict(
-        strict=True,
-        extra="forbid",
-        regex_engine="python-re",
-        json_schema_extra={"oneOf": [{"required": ["command"]}, {"required": ["url"]}]},
-    )
-
-    name: NonEmpty
-    command: NonEmpty | None = None
-    args: list[str] = Field(default_factory=list)
-    env: dict[str, EnvValue] = Field(default_factory=dict)
-    url: NonEmpty | None = None
-    type: Literal["http", "sse"] = "http"
-    headers: dict[str, EnvValue] = Field(default_factory=dict)
-
-    @model_validator(mode="after")
-    def _command_or_url(self) -> McpServer:
-        if (self.command is None) == (self.url is None):
-            raise_custom(Custom.MCP_COMMAND_OR_URL)
-        return self
+# The shared model of an MCP server (app/models/mcp.py), with the rule of every mapping of the file.
+McpServerEntry = Annotated[McpServer, BeforeValidator(_refuse_empty_values)]
 
 
 class AgentDef(_Section):
@@ -166,7 +135,7 @@ class AgentDef(_Section):
         description="More folders the agent may write files in without asking, besides its "
         "cwd (relative to the configuration file's folder, like cwd).",
     )
-    mcp_servers: list[McpServer] = Field(default_factory=list, alias="mcpServers")
+    mcp_servers: list[McpServerEntry] = Field(default_factory=list, alias="mcpServers")
     mode: NonEmpty | None = Field(
         None,
         description="The session mode new sessions start in (e.g. plan, read-only), unless "

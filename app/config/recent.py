@@ -6,7 +6,7 @@ import json
 import logging
 from pathlib import Path
 
-from app.config.atomic import write_atomic
+from app.core.atomic import write_atomic
 from app.paths import recent_file_path
 
 log = logging.getLogger(__name__)

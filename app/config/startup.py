@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.config import recent
-from app.config.atomic import write_atomic
 from app.config.defaults import default_config_text
 from app.config.files import absolute, read_config_text
 from app.config.store import Source
+from app.core.atomic import write_atomic
 from app.paths import default_config_path
 
 ENV_VAR = "SIDEKICKS_CONFIG"

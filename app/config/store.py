@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Literal
 
 from app.config import recent
-from app.config.atomic import write_atomic
 from app.config.checking import Checker, FileState
 from app.config.files import absolute, read_config_text
 from app.config.model import Config
 from app.config.preset_checks import KnownOffer, with_preset_warnings
 from app.config.validate import Validation, validate_text
 from app.config.watcher import ConfigWatcher
+from app.core.atomic import write_atomic
 from app.core.errors import ConfigError
 from app.core.loop import LoopThread
 from app.events import names

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,6 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from app.config.custom_errors import Custom, custom_kind, custom_message
-from app.config.files import folder_missing
 from app.config.limits import text_too_large, utf8_size_over_limit
 from app.config.model import AGENT_NAME_PATTERN, Config
 from app.config.yamldoc import (
@@ -31,8 +29,10 @@ from app.config.yamldoc import (
     parse,
     value_position,
 )
+from app.core.folders import folder_missing
 from app.i18n import _
 from app.models.problems import Problem
+from app.paths import find_program, resolve_cwd
 
 log = logging.getLogger(__name__)
 
@@ -300,17 +300,3 @@ def _missing_folders(text: str, node: Any, folders: Any, base_dir: Path) -> list
             line, col = value_position(seq, index) or value_position(node, "folders") or (1, 1)
             out.append(_at(text, line, col, folder_missing(f"`{path}`"), warning=True))
     return out
-
-
-def resolve_cwd(cwd: str, base_dir: Path) -> Path:
-    """`~` is the home folder; a relative folder is relative to the configuration file's."""
-    path = Path(os.path.expandvars(cwd)).expanduser()
-    return path if path.is_absolute() else (base_dir / path)
-
-
-def find_program(program: str, cwd: Path, path_var: str) -> str | None:
-    program = os.path.expanduser(program)
-    if os.sep in program or (os.altsep and os.altsep in program):
-        candidate = Path(program) if os.path.isabs(program) else cwd / program
-        return str(candidate) if os.access(candidate, os.X_OK) and candidate.is_file() else None
-    return shutil.which(program, path=path_var)

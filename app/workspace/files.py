@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.acp.workspace import WorkspaceError
-from app.config.atomic import replace_file
+from app.core.atomic import replace_file
 from app.i18n import _
 
 # A text file an agent reads whole travels as one JSON-RPC line: past this, it is refused

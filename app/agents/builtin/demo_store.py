@@ -14,7 +14,7 @@ from pathlib import Path
 from acp import RequestError
 from pydantic import BaseModel, ValidationError
 
-from app.config.atomic import replace_file
+from app.core.atomic import replace_file
 
 CONTEXT_WINDOW = 200_000
 # What a real agent's system prompt and tool definitions would take before the first turn.

@@ -15,7 +15,7 @@ import json
 import os
 from pathlib import Path
 
-from app.config.atomic import replace_file
+from app.core.atomic import replace_file
 from app.core.errors import UserError
 from app.i18n import _
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from app.config.atomic import replace_file
+from app.core.atomic import replace_file
 from app.core.errors import UserError
 from app.i18n import _
 from app.models.conversation import Channel

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[3]
 WRITER = r"""
 import sys
 from pathlib import Path
-from app.config.atomic import write_atomic
+from app.core.atomic import write_atomic
 target, lines = Path(sys.argv[1]), int(sys.argv[2])
 texts = ["theme: light\n" + "# new padding\n" * lines, "theme: dark\n" + "# old padding\n" * lines]
 i = 0

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from app.config import atomic
-from app.config.atomic import FileInUse, replace_file, write_atomic
+from app.core import atomic
+from app.core.atomic import FileInUse, replace_file, write_atomic
 from tests.waiting import wait_for
 
 REAL_REPLACE = os.replace
