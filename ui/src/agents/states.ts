@@ -1,26 +1,10 @@
-// What each agent state is called on screen and which actions it allows (SPEC §1).
-// The msgids are literal so the extractor finds them: never build them from the state's name.
+// What the Agents panel says and allows per agent state (SPEC §1); a state's name on screen is lib/ui/StateBadge's.
 
 import type { AgentInfo } from "../../bindings";
 import { sentence } from "../lib/errors";
 import { t } from "../lib/i18n.svelte";
 
 export type AgentState = AgentInfo["state"];
-
-export function stateLabel(state: AgentState): string {
-  switch (state) {
-    case "stopped":
-      return t("stopped");
-    case "starting":
-      return t("starting…");
-    case "ready":
-      return t("ready");
-    case "busy":
-      return t("busy");
-    case "error":
-      return t("error");
-  }
-}
 
 export function outdatedLabel(): string {
   return t("restart to apply changes");

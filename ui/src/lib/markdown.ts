@@ -13,14 +13,14 @@
 //   sends them to the system browser). Images show only when they are data: images (the CSP
 //   forbids fetching others anyway); any other image becomes a link to it.
 // - One in-app link is kept, in exactly this form: a message link
-//   `sidekicks://message/<channel>/<message>` (conversation/message-actions/links.ts), also
+//   `sidekicks://message/<channel>/<message>` (lib/messageLinks.ts), also
 //   when written as plain text; a click on it opens that conversation, nothing more.
 // - No style, no class but highlight.js's, no id or name (DOM clobbering), no forms, frames,
 //   objects, SVG or MathML.
 
 import DOMPurify from "dompurify";
 import { DATA_IMAGE, SAFE_URL, codeLanguage, escapeHtml, hljs, lexMarkdown, parseMarkdown } from "./markdownParse";
-import { linkMessageLinks, parseMessageLink } from "../conversation/message-actions/links";
+import { linkMessageLinks, parseMessageLink } from "./messageLinks";
 import { RenderCache } from "./markdownCache";
 import { buildMarkdown, type Sink } from "./markdownDom";
 

@@ -3,7 +3,7 @@
 // half needs no DOM (Vitest checks it with a hostile corpus); lib/markdownDom applies it to
 // every attribute of the nodes it builds.
 
-import { parseMessageLink } from "../conversation/message-actions/links";
+import { parseMessageLink } from "./messageLinks";
 import { DATA_IMAGE, SAFE_URL } from "./markdownParse";
 
 // The only tags the renderer makes. No style, script, form, frame, object, SVG or MathML (nor

@@ -3,7 +3,7 @@
 // `sidekicks:` address anyway (app/bridge/navigation.py); here it never tries.
 
 import { navigation } from "../../lib/navigation.svelte";
-import { parseMessageLink } from "./links";
+import { parseMessageLink } from "../../lib/messageLinks";
 
 let installed = false;
 

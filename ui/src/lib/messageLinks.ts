@@ -1,7 +1,8 @@
 // Links to a message: `sidekicks://message/<channelId>/<messageId>` (Copy link puts one on the
 // clipboard). Rendered in any message, such a link opens the conversation at that message when
-// clicked (linkClicks.ts); nothing else in `sidekicks:` is a link (lib/markdown.ts drops it), and
-// this one only moves the app to one of its own conversations, whoever wrote it.
+// clicked (conversation/message-actions/linkClicks.ts); nothing else in `sidekicks:` is a link
+// (markdown.ts drops it), and this one only moves the app to one of its own conversations,
+// whoever wrote it.
 
 /** Ids as the app makes them (app/core/ids.py): 26 characters of Crockford's base32. */
 const ID = "[0-9A-HJKMNP-TV-Z]{26}";

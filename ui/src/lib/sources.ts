@@ -1,6 +1,6 @@
 // Where the configuration's path came from (ConfigInfo.source), in words.
 
-import { t } from "../lib/i18n.svelte";
+import { t } from "./i18n.svelte";
 
 export function sourceLabel(source: string): string {
   switch (source) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { messageLink, parseMessageLink, splitMessageLinks } from "./links";
+import { messageLink, parseMessageLink, splitMessageLinks } from "./messageLinks";
 
 const CHANNEL = "01JB2Q8ZK4M7V3T9X5N6P0R8SA";
 const MESSAGE = "01JB2Q9A7C3D5E6F8G9H0J1K2M";
