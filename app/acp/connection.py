@@ -23,17 +23,13 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import acp
-from acp.schema import (
-    AuthCapabilities,
-    ClientCapabilities,
-    FileSystemCapabilities,
-    Implementation,
-    InitializeResponse,
-)
+from acp.schema import InitializeResponse
 
 from app.acp.client import SessionHandler, SidekicksClient
-from app.acp.errors import AgentRequestError, AgentStartError, describe_error, with_stderr
+from app.acp.errors import AgentRequestError, AgentStartError
+from app.acp.handshake import ERROR_TAIL_LINES, initialize
 from app.acp.lines import JsonLines
+from app.acp.link import EXIT_GRACE, Link, lost_reason
 from app.acp.mcp import mcp_servers_for
 from app.acp.notices import Notices
 from app.acp.process import AgentProcess, SpawnError
@@ -42,20 +38,15 @@ from app.acp.prompts import PromptBlock, PromptText
 from app.acp.translate import auth_methods, session_options, session_setup
 from app.acp.updates import AuthMethod, SessionOption, SessionSetup
 from app.acp.workspace import Workspace
-from app.i18n import N_, _
-from app.i18n.text import Text, lazy
+from app.i18n.text import Text
 from app.models.conversation import StopReason
 from app.models.mcp import McpServer
-from app.version import __version__
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-PROTOCOL_VERSION = 1
 INITIALIZE_TIMEOUT = 30.0
 SESSION_TIMEOUT = 120.0  # session/new can install a package first (npx -y …)
-ERROR_TAIL_LINES = 20
-EXIT_GRACE = 1.0  # stdout closed: how long the process has to exit before it counts as lost
 
 
 class AgentConnection:
@@ -82,9 +73,8 @@ class AgentConnection:
         self.process: AgentProcess | None = None
         self.client = SidekicksClient(self.note)
         self._notices = Notices(self.note)
-        self._conn: acp.ClientSideConnection | None = None
+        self._link: Link | None = None  # the SDK connection, from the start until it ends
         self._watch_tasks: list[asyncio.Task[None]] = []
-        self._ended: asyncio.Future[None] | None = None  # done once the connection is over
         self._stopping = False
         self.info: InitializeResponse | None = None
         self.auth_methods: tuple[AuthMethod, ...] = ()
@@ -112,102 +102,44 @@ class AgentConnection:
             raise AgentStartError(err.reason) from None
         proc = self.process.proc
         assert proc.stdin is not None and proc.stdout is not None
-        loop = asyncio.get_running_loop()
-        self._ended = loop.create_future()
         transport = JsonLines(proc.stdout, proc.stdin, self._notices)
-        self._conn = acp.connect_to_agent(cast(acp.Client, self.client), transport)
+        link = self._link = Link(acp.connect_to_agent(cast(acp.Client, self.client), transport))
         try:
-            self.info = await self._handshake(timeout)
+            self.info = await initialize(link, self.process, timeout)
             self.auth_methods = auth_methods(self.info.auth_methods)
         except AgentStartError:
             await self.process.stop(stdin_grace=0.5, term_grace=1.0)
-            with contextlib.suppress(Exception):
-                await self._conn.close()
+            await link.close()
             raise
+        loop = asyncio.get_running_loop()
         self._watch_tasks = [
-            loop.create_task(self._watch_exit()),
-            loop.create_task(self._watch_receive()),
+            loop.create_task(self._watch_exit(link)),
+            loop.create_task(self._watch_receive(link)),
         ]
 
-    async def _handshake(self, timeout: float) -> InitializeResponse:
-        assert self._conn is not None and self.process is not None
-        init = asyncio.ensure_future(
-            self._conn.initialize(
-                protocol_version=PROTOCOL_VERSION,
-                client_capabilities=client_capabilities(),
-                client_info=Implementation(
-                    name="sidekicks", title="Sidekicks", version=__version__
-                ),
-            )
-        )
-        exited = asyncio.ensure_future(self.process.wait_exit())
-        receiving = self._receive_task()
-        try:
-            done, _pending = await asyncio.wait(
-                {init, exited, receiving}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-            )
-        finally:
-            exited.cancel()
-        if init in done and init.exception() is None:
-            response = cast(InitializeResponse, init.result())
-            if response.protocol_version != PROTOCOL_VERSION:
-                raise await self._start_error(
-                    lazy(
-                        N_("the agent speaks ACP version {version}; Sidekicks speaks version 1"),
-                        version=response.protocol_version,
-                    )
-                )
-            return response
-        init.cancel()
-        reason = await handshake_failure(self.process, init, done, receiving, timeout)
-        raise await self._start_error(reason)
-
-    async def _start_error(self, reason: Text) -> AgentStartError:
-        assert self.process is not None
-        await self.process.stderr_done(timeout=0.5)
-        return AgentStartError(with_stderr(reason, self.process.stderr.tail(ERROR_TAIL_LINES)))
-
-    def _receive_task(self) -> asyncio.Future[Any]:
-        """The SDK's receive loop (a private attribute of the pinned SDK: when it ends, nothing
-        the agent writes is read any more)."""
-        task = getattr(getattr(self._conn, "_conn", None), "_recv_task", None)
-        if isinstance(task, asyncio.Future):
-            return task
-        log.warning("the ACP SDK has no receive task to watch: a lost connection goes unseen")
-        return asyncio.get_running_loop().create_future()  # never done
-
-    async def _watch_exit(self) -> None:
+    async def _watch_exit(self, link: Link) -> None:
         assert self.process is not None
         await self.process.wait_exit()
-        if self._end() and not self._stopping:
+        if link.end() and not self._stopping:
             await self.process.stderr_done(timeout=0.5)
             self._on_exit(self.process.returncode)
 
-    async def _watch_receive(self) -> None:
+    async def _watch_receive(self, link: Link) -> None:
         assert self.process is not None
-        receiving = self._receive_task()
+        receiving = link.receive_task()
         await asyncio.wait({receiving})
         if self._stopping or await self.process.wait_exit(EXIT_GRACE):
             return  # a stop, or an exit (reported as such by the exit watcher)
-        if self._end() and not self._stopping:
+        if link.end() and not self._stopping:
             self._on_lost(lost_reason(receiving))
-
-    def _end(self) -> bool:
-        """Ends the connection: pending and later requests fail with ConnectionError. False if
-        it had already ended (the loss or the exit is reported once)."""
-        if self._ended is None or self._ended.done():
-            return False
-        self._ended.set_result(None)
-        return True
 
     async def stop(self, stdin_grace: float = 5.0, term_grace: float = 3.0) -> None:
         self._stopping = True
         if self.process is not None:
             await self.process.stop(stdin_grace, term_grace)
-        self._end()
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                await self._conn.close()
+        if self._link is not None:
+            self._link.end()
+            await self._link.close()
         for task in self._watch_tasks:
             task.cancel()
         self._notices.close()
@@ -217,7 +149,7 @@ class AgentConnection:
 
     @property
     def connected(self) -> bool:
-        return self._ended is not None and not self._ended.done() and not self.exited()
+        return self._link is not None and self._link.open and not self.exited()
 
     # ---- sessions ----------------------------------------------------------------------------
 
@@ -232,8 +164,8 @@ class AgentConnection:
     async def authenticate(self, method_id: str) -> None:
         """ACP `authenticate` with one of the agent's `agent`-type methods (the agent signs in
         by itself, e.g. in a browser: no timeout while the connection lasts)."""
-        conn = self._require()
-        await self._request(conn.authenticate(method_id=method_id))
+        link = self._open_link()
+        await link.request(link.conn.authenticate(method_id=method_id))
         self._on_sign_in_needed(False)
 
     async def new_session(
@@ -241,10 +173,10 @@ class AgentConnection:
     ) -> SessionSetup:
         """A new session: its id, and the modes and options it starts with. The agent's file
         and terminal requests in it go to `workspace` (refused without one)."""
-        conn = self._require()
+        link = self._open_link()
         response = await self._watch_auth(
-            self._request(
-                conn.new_session(cwd=str(self.cwd), mcp_servers=self._mcp_servers()),
+            link.request(
+                link.conn.new_session(cwd=str(self.cwd), mcp_servers=self._mcp_servers()),
                 SESSION_TIMEOUT,
             )
         )
@@ -258,11 +190,11 @@ class AgentConnection:
     ) -> SessionSetup:
         """Replayed updates reach `handler` before this returns (the caller may ignore them).
         The modes and options the resumed session has."""
-        conn = self._require()
+        link = self._open_link()
         self.client.attach(session_id, handler, workspace)
         try:
-            response = await self._request(
-                conn.load_session(
+            response = await link.request(
+                link.conn.load_session(
                     cwd=str(self.cwd), session_id=session_id, mcp_servers=self._mcp_servers()
                 ),
                 SESSION_TIMEOUT,
@@ -274,18 +206,18 @@ class AgentConnection:
 
     async def set_mode(self, session_id: str, mode_id: str) -> None:
         """ACP `session/set_mode`; the agent may also confirm with a `current_mode_update`."""
-        conn = self._require()
-        await self._request(
-            conn.set_session_mode(session_id=session_id, mode_id=mode_id), SESSION_TIMEOUT
+        link = self._open_link()
+        await link.request(
+            link.conn.set_session_mode(session_id=session_id, mode_id=mode_id), SESSION_TIMEOUT
         )
 
     async def set_option(
         self, session_id: str, option_id: str, value: str | bool
     ) -> tuple[SessionOption, ...]:
         """ACP `session/set_config_option`: every option with its value afterwards."""
-        conn = self._require()
-        response = await self._request(
-            conn.set_config_option(config_id=option_id, session_id=session_id, value=value),
+        link = self._open_link()
+        response = await link.request(
+            link.conn.set_config_option(config_id=option_id, session_id=session_id, value=value),
             SESSION_TIMEOUT,
         )
         return session_options(response.config_options)
@@ -293,21 +225,21 @@ class AgentConnection:
     async def prompt(self, session_id: str, prompt: str | Sequence[PromptBlock]) -> StopReason:
         """Sends one user turn (text, or typed blocks with files: app/acp/prompts.py, read now
         and sent as the agent's promptCapabilities allow); returns the stop reason."""
-        conn = self._require()
+        link = self._open_link()
         blocks = [PromptText(prompt)] if isinstance(prompt, str) else prompt
         support = prompt_support(self.info.agent_capabilities if self.info else None)
         content = await asyncio.to_thread(sdk_prompt, blocks, support)  # reads files
         response = await self._watch_auth(
-            self._request(conn.prompt(session_id=session_id, prompt=content))
+            link.request(link.conn.prompt(session_id=session_id, prompt=content))
         )
         reason: StopReason = response.stop_reason
         return reason
 
     async def cancel(self, session_id: str) -> None:
-        if self._conn is None or not self.connected:
+        if self._link is None or not self.connected:
             return
         with contextlib.suppress(Exception):
-            await self._request(self._conn.cancel(session_id=session_id), 5.0)
+            await self._link.request(self._link.conn.cancel(session_id=session_id), 5.0)
 
     async def _watch_auth(self, request: Awaitable[T]) -> T:
         """The request's answer; an "authentication required" error is reported first."""
@@ -318,98 +250,11 @@ class AgentConnection:
                 self._on_sign_in_needed(True)
             raise
 
-    def _require(self) -> acp.ClientSideConnection:
-        if self._conn is None or not self.connected:
+    def _open_link(self) -> Link:
+        if self._link is None or not self.connected:
             raise ConnectionError("the agent is not running")
-        return self._conn
-
-    async def _request(self, awaitable: Awaitable[T], timeout: float | None = None) -> T:
-        """A request to the agent, with its timeout (None: as long as the connection lasts),
-        whose errors are ours: AgentRequestError, ConnectionError, or a TimeoutError that says
-        how long. It never outlives the connection, even when the SDK lost track of its answer
-        (a malformed answer kills the SDK's receive loop after it forgot the request)."""
-        assert self._ended is not None
-        request = asyncio.ensure_future(awaitable)
-        ended: asyncio.Future[Any] = self._ended
-        try:
-            done, _pending = await asyncio.wait(
-                {request, ended}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-            )
-        finally:
-            if not request.done():
-                request.cancel()
-        if request in done:
-            try:
-                return request.result()
-            except acp.RequestError as err:
-                raise typed_error(err) from None
-        if self._ended.done():
-            raise ConnectionError("the connection to the agent ended")
-        raise TimeoutError(
-            _("the agent did not answer within {seconds} s").format(seconds=f"{timeout:g}")
-        )
+        return self._link
 
     def _mcp_servers(self) -> list[Any]:
         caps = self.info.agent_capabilities if self.info else None
         return mcp_servers_for(self._mcp, caps.mcp_capabilities if caps else None, self.note)
-
-
-async def handshake_failure(
-    process: AgentProcess,
-    init: asyncio.Future[Any],
-    done: set[asyncio.Future[Any]],
-    receiving: asyncio.Future[Any],
-    timeout: float,
-) -> Text:
-    """Why `initialize` did not succeed: the connection was lost, the agent refused, exited or
-    did not answer in time."""
-    if receiving in done or (init in done and isinstance(init.exception(), ConnectionError)):
-        # stdout closed: the process is exiting; its exit code says more than "closed".
-        await process.wait_exit(EXIT_GRACE)
-    refused = init in done and not isinstance(init.exception(), ConnectionError)
-    if receiving.done() and not refused and not process.exited():
-        reason = lost_reason(receiving)
-    elif init in done and not process.exited():
-        reason = lazy(
-            N_("the agent refused to start: {error}"),
-            error=describe_error(typed_error(init.exception() or Exception())),
-        )
-    elif process.exited():
-        reason = lazy(
-            N_("the agent exited during start (exit code {code})"), code=process.returncode
-        )
-    else:
-        reason = lazy(
-            N_("the agent did not answer `initialize` within {seconds} s"),
-            seconds=f"{timeout:g}",
-        )
-    return reason
-
-
-def client_capabilities() -> ClientCapabilities:
-    """What Sidekicks offers the agent in `initialize`."""
-    return ClientCapabilities(
-        fs=FileSystemCapabilities(read_text_file=True, write_text_file=True),  # app/workspace/
-        terminal=True,  # app/workspace/terminals.py
-        # Terminal sign-in is advertised both ways agents read it today (the SDK's field, and
-        # the `terminal-auth` extension of claude and opencode).
-        auth=AuthCapabilities(terminal=True),
-        field_meta={"terminal-auth": True},
-    )
-
-
-def lost_reason(receiving: asyncio.Future[Any]) -> Text:
-    error = None if receiving.cancelled() else receiving.exception()
-    if error is None:
-        return lazy(N_("the agent closed its output but kept running"))
-    return lazy(
-        N_("the connection to the agent failed ({error})"),
-        error=f"{type(error).__name__}: {error}",
-    )
-
-
-def typed_error(err: BaseException) -> BaseException:
-    """The SDK's JSON-RPC error as ours (errors are classified by type past app/acp)."""
-    if isinstance(err, acp.RequestError):
-        return AgentRequestError(err.code, str(err), err.data)
-    return err

@@ -30,7 +30,7 @@ def test_the_agent_is_offered_the_file_capabilities(desk: Desk) -> None:
     room = desk.channels.Direct("writer").id
     assert desk.run(room, [{"read": str(desk.work / "missing")}])[0]["error"]
     # the agent could ask at all: the connection advertised fs in `initialize`
-    from app.acp.connection import client_capabilities
+    from app.acp.handshake import client_capabilities
 
     fs = client_capabilities().fs
     assert fs is not None and fs.read_text_file and fs.write_text_file

@@ -107,7 +107,7 @@ def test_an_agent_reads_a_command_s_output_while_it_runs_then_kills_it(desk: Des
 
 
 def test_the_agent_is_offered_the_terminal_capability() -> None:
-    from app.acp.connection import client_capabilities
+    from app.acp.handshake import client_capabilities
 
     assert client_capabilities().terminal is True
 
