@@ -1,20 +1,43 @@
 """The object handed to pywebview as `js_api`: the services and nothing else.
 
 pywebview walks every public attribute recursively and exposes every method it finds, so this
-object has exactly the services as public attributes; everything else is private.
+object has exactly the services as public attributes; everything else is private. The SPEC's
+three services first, then one service per extension feature (as Wails v3 binds one service
+per feature), each in its feature's folder. scripts/gen_bindings.py generates one module of
+ui/bindings per field; the bridge allows exactly their exposed methods (bridge/allowlist.py).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import typing
+
 from app.agents.service import AgentService
+from app.agents.sign_in_service import SignInService
+from app.channels.attachment_service import AttachmentService
+from app.channels.export.service import ExportService
 from app.channels.service import ChannelService
+from app.channels.session_service import SessionService
 from app.config.service import ConfigService
+from app.inbox.service import InboxService
+from app.search.service import SearchService
+from app.workspace.service import ChangesService
 
 
+@dataclasses.dataclass(frozen=True, eq=False, kw_only=True)
 class Api:
-    def __init__(
-        self, agents: AgentService, config: ConfigService, channels: ChannelService
-    ) -> None:
-        self.AgentService = agents
-        self.ConfigService = config
-        self.ChannelService = channels
+    AgentService: AgentService
+    ConfigService: ConfigService
+    ChannelService: ChannelService
+    SessionService: SessionService
+    ChangesService: ChangesService
+    AttachmentService: AttachmentService
+    SearchService: SearchService
+    ExportService: ExportService
+    InboxService: InboxService
+    SignInService: SignInService
+
+
+def service_classes() -> list[type]:
+    """Each service of the js_api root, in the order of its fields (the page's names)."""
+    return list(typing.get_type_hints(Api).values())

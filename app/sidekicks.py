@@ -14,13 +14,18 @@ from types import TracebackType
 
 from app.acp.run_records import sweep_in_background
 from app.agents.service import AgentService
+from app.agents.sign_in_service import SignInService
 from app.agents.sign_in_terminals import SignInTerminals
 from app.agents.supervisor import Supervisor, Tuning
 from app.api import Api
 from app.attention.desktop import DesktopNotifications
 from app.attention.tracker import AttentionTracker
-from app.channels.engine import ChannelEngine
+from app.channels.attachment_service import AttachmentService
+from app.channels.export.service import ExportService
+from app.channels.found_pages import FoundPages
+from app.channels.parts import ChannelParts
 from app.channels.service import ChannelService
+from app.channels.session_service import SessionService
 from app.config.service import ConfigService
 from app.config.startup import startup_config
 from app.config.store import ConfigStore
@@ -28,7 +33,10 @@ from app.core.loop import LoopThread
 from app.events.bus import EventBus
 from app.history.base import History
 from app.history.open import open_history
+from app.inbox.service import InboxService
 from app.paths import data_dir
+from app.search.service import SearchService
+from app.workspace.service import ChangesService
 
 log = logging.getLogger(__name__)
 CLOSE_TIMEOUT = 20.0  # agents stop in parallel within ~8 s
@@ -46,7 +54,7 @@ class Sidekicks:
         self._store.config_listeners.append(
             lambda config: self._supervisor.apply_config(config, self._store.path.parent)
         )
-        self._engine = ChannelEngine(self.events, self._supervisor)
+        self._parts = ChannelParts(self.events, self._supervisor)  # the conversations
         # Unread answers, pending permissions and notifications (issue 17): a bus subscriber.
         self._notifications = DesktopNotifications(
             lambda notice: self._core.call_soon(lambda: self._attention.opened(notice))
@@ -57,23 +65,34 @@ class Sidekicks:
                 config.notifications, {a.name: a.display_title for a in config.agents}
             )
         )
-        self._store.known_offer = self._engine.known_offer  # warnings for session presets
+        self._store.known_offer = self._parts.settings.known_offer  # presets' warnings
         self._terminals = SignInTerminals(self.events, self._supervisor)
         # Open(path): stop the answers and close this history, end the sign-in terminals, stop
         # the agents, then switch.
         self._store.before_open += [
-            self._engine.detach,
+            self._parts.detach,
             self._terminals.close_all,
             self._supervisor.stop_all,
         ]
         self._store.after_open.append(self._open_history)
-        self.api = Api(
-            AgentService(self._supervisor, self._core, self._terminals),
-            ConfigService(self._store, self._core),
-            ChannelService(self._engine, self._core),
-        )
-        self.api.ChannelService._set_attention(self._attention)
+        self.api = self._services()
         self._started = False
+
+    def _services(self) -> Api:
+        """One service per feature, each given the parts it uses."""
+        parts, core = self._parts, self._core
+        return Api(
+            AgentService=AgentService(self._supervisor, core),
+            ConfigService=ConfigService(self._store, core),
+            ChannelService=ChannelService(parts, core),
+            SessionService=SessionService(parts, core),
+            ChangesService=ChangesService(parts.changes, parts.registry.get, core),
+            AttachmentService=AttachmentService(parts, core),
+            SearchService=SearchService(FoundPages(parts)),
+            ExportService=ExportService(parts, core),
+            InboxService=InboxService(parts, self._attention, core),
+            SignInService=SignInService(self._supervisor, core, self._terminals),
+        )
 
     def start(self) -> Sidekicks:
         """Resolves the configuration to open (raises ConfigError if it cannot be read)."""
@@ -101,10 +120,10 @@ class Sidekicks:
             lambda problem: self._core.call_soon(lambda: self._history_problem(history, problem))
         )
         self._attention.attach(history)  # counts start afresh, before the channels are told
-        self._engine.attach(history, data_dir(config_path))  # pasted images kept there
+        self._parts.attach(history, data_dir(config_path))  # pasted images kept there
 
     def _history_problem(self, history: History, problem: str) -> None:
-        if self._engine.history is history:  # not one replaced by another configuration's
+        if self._parts.history is history:  # not one replaced by another configuration's
             self._store.set_history_problem(problem)
 
     @property
@@ -116,7 +135,7 @@ class Sidekicks:
             return
         self._started = False
         try:
-            self._core.run(self._engine.detach(), timeout=CLOSE_TIMEOUT)
+            self._core.run(self._parts.detach(), timeout=CLOSE_TIMEOUT)
         except Exception:
             log.exception("answers did not all stop in time")
         try:

@@ -4,9 +4,10 @@
   .venv/bin/python scripts/gen_bindings.py            # write ui/bindings/
   .venv/bin/python scripts/gen_bindings.py --check    # exit 1 if ui/bindings/ is stale
 
-One TypeScript module per service (typed functions calling the pywebview bridge), the models
-(interfaces generated from the pydantic models, by alias), the event names with their payload
-types, and the small runtime they share. Every file is headed "generated — do not edit".
+One TypeScript module per service of the js_api root (app/api.py: typed functions calling the
+pywebview bridge), the models (interfaces generated from the pydantic models, by alias), the
+event names with their payload types, and the small runtime they share. Every file is headed
+"generated — do not edit".
 """
 
 from __future__ import annotations
@@ -24,14 +25,14 @@ from pydantic import BaseModel
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.agents.service import AgentService  # noqa: E402
-from app.channels.service import ChannelService  # noqa: E402
-from app.config.service import ConfigService  # noqa: E402
+from app.api import service_classes  # noqa: E402
 from app.events import names  # noqa: E402
 from app.events.payloads import EVENT_PAYLOADS  # noqa: E402
 from app.models.wire import WireJson  # noqa: E402
 
-SERVICES: list[type] = [AgentService, ConfigService, ChannelService]
+# Every service of the js_api root (app/api.py), in its order: the SPEC's three, then one per
+# extension feature.
+SERVICES: list[type] = service_classes()
 HEADER = "// generated — do not edit: scripts/gen_bindings.py writes this file from app/.\n"
 OUT = ROOT / "ui" / "bindings"
 

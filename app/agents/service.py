@@ -1,31 +1,24 @@
-"""AgentService (SPEC §3), as the page calls it."""
+"""AgentService (SPEC §3), as the page calls it: the SPEC's methods. Signing in is
+SignInService's (sign_in_service.py)."""
 
 from __future__ import annotations
 
-from app.agents.sign_in import SignIns
-from app.agents.sign_in_terminals import SignInTerminals
 from app.agents.supervisor import Supervisor
 from app.core.errors import UserError
 from app.core.expose import exposed
 from app.core.loop import LoopThread
 from app.i18n import _
-from app.models.agents import AgentInfo, SignInTerminalInfo
+from app.models.agents import AgentInfo
 
 # A start waits for the handshake (30 s at most) and may first stop an idle agent (8 s at most).
 START_TIMEOUT = 45.0
 STOP_TIMEOUT = 15.0
-# An agent's own sign-in may open a browser and wait for the person there.
-SIGN_IN_TIMEOUT = START_TIMEOUT + 300.0
 
 
 class AgentService:
-    def __init__(
-        self, supervisor: Supervisor, core: LoopThread, terminals: SignInTerminals
-    ) -> None:
+    def __init__(self, supervisor: Supervisor, core: LoopThread) -> None:
         self._supervisor = supervisor
         self._core = core
-        self._sign_ins = SignIns(supervisor)
-        self._terminals = terminals
 
     @exposed
     def List(self) -> list[AgentInfo]:
@@ -35,77 +28,32 @@ class AgentService:
     @exposed
     def Start(self, name: str) -> AgentInfo:
         """Starts the agent and waits until it is ready; its error otherwise."""
-        _require_name(name)
+        require_name(name)
         self._core.run(self._supervisor.start(name), timeout=START_TIMEOUT)
         return self._core.call(lambda: self._supervisor.runtime(name).info())
 
     @exposed
     def Stop(self, name: str) -> AgentInfo:
         """Stops the agent (stdin closed, 5 s, SIGTERM, 3 s, SIGKILL)."""
-        _require_name(name)
+        require_name(name)
         self._core.run(self._supervisor.stop(name), timeout=STOP_TIMEOUT)
         return self._core.call(lambda: self._supervisor.runtime(name).info())
 
     @exposed
     def Restart(self, name: str) -> AgentInfo:
         """Stops then starts the agent, applying a changed definition."""
-        _require_name(name)
+        require_name(name)
         self._core.run(self._supervisor.restart(name), timeout=START_TIMEOUT + STOP_TIMEOUT)
         return self._core.call(lambda: self._supervisor.runtime(name).info())
 
     @exposed
-    def SignIn(self, name: str, methodId: str, values: dict[str, str]) -> AgentInfo:
-        """Signs in to the agent with one of its methods (starting it if needed): `agent` ones
-        by ACP `authenticate`; `env_var` ones with `values` (every variable of the method),
-        saved in the keychain (or an owner-only file) and given to the agent at each start.
-        `terminal` ones use SignInTerminal. The agent's info, or its error."""
-        _require_name(name)
-        if not methodId:
-            raise UserError(_("a sign-in method is required"))
-        self._core.run(self._sign_ins.sign_in(name, methodId, values), timeout=SIGN_IN_TIMEOUT)
-        return self._core.call(lambda: self._supervisor.runtime(name).info())
-
-    @exposed
-    def SignOut(self, name: str) -> AgentInfo:
-        """Extension: forgets the values saved for the agent's `env_var` methods (keychain or
-        file) and restarts it without them if it runs."""
-        _require_name(name)
-        self._core.run(self._sign_ins.sign_out(name), timeout=START_TIMEOUT + STOP_TIMEOUT)
-        return self._core.call(lambda: self._supervisor.runtime(name).info())
-
-    @exposed
-    def SignInTerminal(self, name: str, methodId: str, cols: int, rows: int) -> SignInTerminalInfo:
-        """Extension: runs a `terminal` sign-in method's command on a pseudo-terminal of
-        `cols`×`rows`; when it exits the agent restarts to use the new credentials."""
-        _require_name(name)
-        if not methodId:
-            raise UserError(_("a sign-in method is required"))
-        return self._core.run(
-            self._terminals.open(name, methodId, cols, rows), timeout=START_TIMEOUT
-        )
-
-    @exposed
-    def TerminalInput(self, terminal: str, data: str) -> None:
-        """Extension: what the person typed in a sign-in terminal."""
-        self._core.call(lambda: self._terminals.input(terminal, data))
-
-    @exposed
-    def TerminalResize(self, terminal: str, cols: int, rows: int) -> None:
-        """Extension: the sign-in terminal's new size in characters."""
-        self._core.call(lambda: self._terminals.resize(terminal, cols, rows))
-
-    @exposed
-    def TerminalClose(self, terminal: str) -> None:
-        """Extension: ends a sign-in terminal (its command's process group is killed)."""
-        self._core.run(self._terminals.close(terminal), timeout=STOP_TIMEOUT)
-
-    @exposed
     def Logs(self, name: str) -> list[str]:
         """The agent's last 200 stderr lines."""
-        _require_name(name)
+        require_name(name)
         return self._core.call(lambda: self._supervisor.logs(name))
 
 
-def _require_name(name: str) -> None:
+def require_name(name: str) -> None:
+    """Refuses an empty agent name with a sentence (SignInService's too)."""
     if not name:
         raise UserError(_("an agent name is required"))

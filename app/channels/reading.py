@@ -3,15 +3,15 @@
 Channel state belongs to the core loop thread, but opening a conversation should not wait for
 it: the hop alone (70-100 µs) costs five times reading a page of records from the database, and
 decoding those records into models and encoding them back for the page costs twenty times.
-So the engine publishes, at each change the page hears of (a message added or finished, a turn,
+So the channels publish, at each change the page hears of (a message added or finished, a turn,
 usage, a permission, members), an immutable `ChannelView`: the conversation's other fields
 already encoded, the live answer and the messages shown after it. A read combines the latest
 view with the history's records (kept as wire JSON), on the caller's thread, into the text the
 page gets.
 
-Consistency: the engine writes a finished message to history before it publishes a view
-without it, so a read that takes the view and then the records may see a message twice (live
-and stored) but never miss it; the live copy is dropped when its id is among the records. The
+Consistency: a finished message is written to history before a view without it is published,
+so a read that takes the view and then the records may see a message twice (live and stored)
+but never miss it; the live copy is dropped when its id is among the records. The
 events that follow bring the page up to date, as they always did.
 """
 
@@ -170,7 +170,7 @@ def _found(window: RecordWindow | None) -> RecordWindow:
 
 
 class ViewSource(Protocol):
-    """Where reads find a channel's latest view (the engine), from any thread."""
+    """Where reads find a channel's latest view (the publisher), from any thread."""
 
     def view(self, channel_id: str) -> ChannelView | None: ...
 

@@ -13,20 +13,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from app.acp.errors import describe_error
 from app.acp.updates import SessionOption, SessionSetup
 from app.channels.publishing import Publisher
 from app.channels.registry import ChannelRegistry
-from app.channels.state import ChannelState
+from app.channels.state import ChannelState, LiveSession
 from app.core.errors import UserError
 from app.i18n import _
 from app.models.sessions import MemberSession as SessionOffer
 from app.models.sessions import ModeInfo, OptionChoiceInfo, SessionOptionInfo
-
-if TYPE_CHECKING:
-    from app.acp.connection import AgentConnection
 
 log = logging.getLogger(__name__)
 
@@ -132,64 +128,62 @@ class SessionSettings:
     def offer(self, state: ChannelState, agent: str) -> SessionOffer:
         return state.member(agent).offer or SessionOffer()
 
+    def known_offer(self, agent: str) -> SessionOffer | None:
+        """What the agent's sessions last offered, in any channel (for the presets' warnings)."""
+        for state in self._registry.states.values():
+            member = state.stored.sessions.get(agent)
+            if member is not None and member.offer is not None:
+                return member.offer
+        return None
+
     # ---- what the person chooses -------------------------------------------------------------
 
-    async def set_mode(
-        self, state: ChannelState, agent: str, conn: AgentConnection, session_id: str, mode: str
-    ) -> SessionOffer:
+    async def set_mode(self, session: LiveSession, mode: str) -> SessionOffer:
         """The person chooses a mode: kept as their choice once the agent accepted it."""
-        offer = await self._send_mode(state, agent, conn, session_id, mode)
-        state.member(agent).chosen_mode = mode
-        self._save(state)
+        offer = await self._send_mode(session, mode)
+        session.state.member(session.agent).chosen_mode = mode
+        self._save(session.state)
         return offer
 
     async def set_option(
-        self,
-        state: ChannelState,
-        agent: str,
-        conn: AgentConnection,
-        session_id: str,
-        option_id: str,
-        value: str | bool,
+        self, session: LiveSession, option_id: str, value: str | bool
     ) -> SessionOffer:
         """The person chooses an option's value: kept as their choice once accepted."""
-        offer = await self._send_option(state, agent, conn, session_id, option_id, value)
-        state.member(agent).chosen_options[option_id] = value
-        self._save(state)
+        offer = await self._send_option(session, option_id, value)
+        session.state.member(session.agent).chosen_options[option_id] = value
+        self._save(session.state)
         return offer
 
-    async def apply_choices(
-        self, state: ChannelState, agent: str, conn: AgentConnection, session_id: str
-    ) -> None:
+    async def apply_choices(self, session: LiveSession) -> None:
         """For a NEW session: the person's choices in this channel, or else the agent's
         presets. One that the session does not offer (or the agent refuses) is skipped with a
         note in the agent's log; the session stays open whatever happens."""
+        state, agent = session.state, session.agent
         member = state.member(agent)
         preset = self._presets(agent)
         mode = member.chosen_mode or preset.mode
         if mode and mode != self.offer(state, agent).mode:
             try:
-                await self._send_mode(state, agent, conn, session_id, mode)
+                await self._send_mode(session, mode)
             except UserError as err:
-                self._skipped(conn, agent, str(err))
+                self._skipped(session, str(err))
         for option_id, value in {**preset.options, **member.chosen_options}.items():
             offered = self.offer(state, agent).options
             if any(o.id == option_id and o.value == value for o in offered):
                 continue
             try:
-                await self._send_option(state, agent, conn, session_id, option_id, value)
+                await self._send_option(session, option_id, value)
             except UserError as err:
-                self._skipped(conn, agent, str(err))
+                self._skipped(session, str(err))
 
     # ---- internals ---------------------------------------------------------------------------
 
-    async def _send_mode(
-        self, state: ChannelState, agent: str, conn: AgentConnection, session_id: str, mode: str
-    ) -> SessionOffer:
+    async def _send_mode(self, session: LiveSession, mode: str) -> SessionOffer:
+        state, agent = session.state, session.agent
         if problem := mode_problem(agent, self.offer(state, agent), mode):
             raise UserError(problem)
         try:
-            await conn.set_mode(session_id, mode)
+            await session.conn.set_mode(session.session_id, mode)
         except Exception as err:
             raise UserError(describe_error(err)) from None
         return self._changed(
@@ -197,18 +191,13 @@ class SessionSettings:
         )
 
     async def _send_option(
-        self,
-        state: ChannelState,
-        agent: str,
-        conn: AgentConnection,
-        session_id: str,
-        option_id: str,
-        value: str | bool,
+        self, session: LiveSession, option_id: str, value: str | bool
     ) -> SessionOffer:
+        state, agent = session.state, session.agent
         if problem := option_problem(agent, self.offer(state, agent), option_id, value):
             raise UserError(problem)
         try:
-            options = await conn.set_option(session_id, option_id, value)
+            options = await session.conn.set_option(session.session_id, option_id, value)
         except Exception as err:
             raise UserError(describe_error(err)) from None
         offer = self.offer(state, agent)
@@ -220,12 +209,12 @@ class SessionSettings:
             return self._changed(state, agent, offer.model_copy(update={"options": chosen}))
         return self._changed(state, agent, self._with_options(offer, options))
 
-    def _skipped(self, conn: AgentConnection, agent: str, problem: str) -> None:
+    def _skipped(self, session: LiveSession, problem: str) -> None:
         note = _("a mode or option for the new session was skipped: {problem}").format(
             problem=problem
         )
-        conn.note(note)
-        log.warning("%s: %s", agent, note)
+        session.conn.note(note)
+        log.warning("%s: %s", session.agent, note)
 
     def _with_options(
         self, offer: SessionOffer, options: tuple[SessionOption, ...]

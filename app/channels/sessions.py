@@ -12,7 +12,7 @@ from app.acp.updates import PermissionAsked, SessionEvent
 from app.channels.publishing import Publisher
 from app.channels.registry import ChannelRegistry
 from app.channels.session_settings import SessionSettings
-from app.channels.state import ChannelState, OpenSession
+from app.channels.state import ChannelState, LiveSession, OpenSession
 from app.channels.streaming import Streaming
 from app.channels.workspaces import Workspaces
 from app.core.errors import UserError
@@ -56,13 +56,14 @@ class Sessions:
         existing = state.sessions.get(agent)
         return existing.session_id if existing is not None and existing.conn is conn else None
 
-    async def open(self, state: ChannelState, agent: str, conn: AgentConnection) -> str:
+    async def open(self, state: ChannelState, agent: str, conn: AgentConnection) -> LiveSession:
         """The agent's session for this channel: reused, resumed (session/load) or new."""
         lock = self._opening.setdefault((state.id, agent), asyncio.Lock())
         async with lock:
-            return await self._open(state, agent, conn)
+            return LiveSession(state, agent, conn, await self._open(state, agent, conn))
 
     async def _open(self, state: ChannelState, agent: str, conn: AgentConnection) -> str:
+        """The session's id."""
         existing = state.sessions.get(agent)
         if existing is not None and existing.conn is conn:
             return existing.session_id
@@ -89,7 +90,7 @@ class Sessions:
         state.sessions[agent] = OpenSession(conn, session_id)
         self._registry.save(state)
         self._settings.announced(state, agent, setup)
-        await self._settings.apply_choices(state, agent, conn, session_id)
+        await self._settings.apply_choices(LiveSession(state, agent, conn, session_id))
         return session_id
 
     def start_afresh(self, state: ChannelState, publisher: Publisher) -> None:

@@ -108,3 +108,14 @@ class ChannelState:
             for agent, member in self.stored.sessions.items()
             if member.offer is not None and agent in members
         }
+
+
+@dataclass(frozen=True, eq=False)
+class LiveSession:
+    """A member's open session in a channel: what a mode, an option or a new session's
+    choices are sent through (these four travel together)."""
+
+    state: ChannelState
+    agent: str
+    conn: AgentConnection  # the agent's process the session belongs to
+    session_id: str

@@ -3,6 +3,13 @@
 export * as AgentService from "./AgentService";
 export * as ConfigService from "./ConfigService";
 export * as ChannelService from "./ChannelService";
+export * as SessionService from "./SessionService";
+export * as ChangesService from "./ChangesService";
+export * as AttachmentService from "./AttachmentService";
+export * as SearchService from "./SearchService";
+export * as ExportService from "./ExportService";
+export * as InboxService from "./InboxService";
+export * as SignInService from "./SignInService";
 export * from "./events";
 export type * from "./models";
 export { On, call, ready } from "./runtime";

@@ -1,0 +1,144 @@
+"""One agent's answer to one user message, once its turn came (turns.py): its session opened,
+the prompt with what it has not seen yet, the live answer streamed, then kept in history with
+the messages held meanwhile. Stop cancels the message's scope; an agent that ignores the cancel
+for too long is left behind (`CancelScope.abandon`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from app.acp.errors import describe_error, with_stderr
+from app.acp.prompts import PromptBlock
+from app.channels.answer import Answer
+from app.channels.context import CONTEXT_MESSAGES, build_prompt, prompt_blocks
+from app.channels.permissions import PermissionBroker
+from app.channels.publishing import Publisher, new_message
+from app.channels.registry import ChannelRegistry
+from app.channels.routing import Route
+from app.channels.sessions import Sessions
+from app.channels.state import ActiveTurn, CancelScope, ChannelState
+from app.channels.terminal_hub import TerminalHub
+from app.history.failures import failure_reason
+from app.i18n import _
+from app.models.conversation import Message, StopReason
+
+if TYPE_CHECKING:
+    from app.acp.connection import AgentConnection
+
+log = logging.getLogger(__name__)
+
+
+class Answering:
+    def __init__(
+        self,
+        registry: ChannelRegistry,
+        publisher: Publisher,
+        permissions: PermissionBroker,
+        sessions: Sessions,
+        terminals: TerminalHub,
+    ) -> None:
+        self._registry = registry
+        self._publisher = publisher
+        self._permissions = permissions
+        self._sessions = sessions
+        self._terminals = terminals  # the answer's commands: shown in it, updated once kept
+
+    async def answer(
+        self,
+        state: ChannelState,
+        agent: str,
+        conn: AgentConnection,
+        decided: Route,
+        message: Message,
+    ) -> None:
+        """`agent` answers `message` through `conn` (its turn and its process are held)."""
+        try:
+            session = await self._sessions.open(state, agent, conn)
+        except Exception as err:
+            self._publisher.system(state, "agent-unavailable", agent, describe_error(err))
+            return
+        member = state.member(agent)
+        prompt = decided.text
+        if not decided.command:
+            unseen = [
+                m
+                for m in self._registry.history.messages_after(
+                    state.id, member.last_seen, CONTEXT_MESSAGES + 1
+                )
+                if m.id != message.id
+            ]
+            prompt = build_prompt(decided.text, unseen, agent, state.channel.name)
+        started = new_message(state.id, "agent", agent=agent, done=False)
+        turn = ActiveTurn(agent, Answer(started, self._terminals.view), conn, session.session_id)
+        state.turn = turn
+        answer = turn.answer.message
+        self._publisher.message(answer)
+        try:
+            blocks = prompt_blocks(prompt, message.attachments)  # files read as it is sent
+            stop_reason = await _await_prompt(state.scope, turn, blocks)
+            # Some agents answer a cancel with end_turn.
+            answer.stop_reason = "cancelled" if state.scope.cancelled else stop_reason
+        except Exception as err:
+            answer.error = describe_error(err)
+            if isinstance(err, ConnectionError):  # its last words, without terminal codes
+                answer.error = with_stderr(answer.error, conn.stderr_tail(5))
+        except BaseException:  # the task was cancelled: the answer is not kept
+            self._end_answer(state, agent)
+            raise
+        # A surrogate half that never got its pair; the commands' output as it is now; tool
+        # calls the agent left pending or running (a Stop, an error), which nothing will end.
+        live = turn.answer
+        for delta in [*live.finish(), *live.final_terminals(), *live.cancel_unfinished_tools()]:
+            self._publisher.delta(delta)
+        answer.done = True
+        try:
+            if not state.closing:
+                # Stored before the views forget the live answer: a page reading meanwhile
+                # sees it once or twice (deduplicated), never not at all (app/channels/reading.py).
+                self._registry.keep(answer)
+                self._terminals.answer_kept(answer)  # a command ending later updates it
+        except Exception as err:  # a full disk, a damaged database: shown, said, not lost now
+            log.exception("could not keep an answer in history")
+            answer.error = _("this answer could not be saved: {reason}").format(
+                reason=failure_reason(err)
+            )
+        finally:
+            self._end_answer(state, agent)
+        self._publisher.message(answer)
+        if state.closing:
+            return
+        member.last_seen = answer.id
+        state.stored.last_responder = agent
+        try:
+            self._registry.save(state)
+        except Exception:  # only who saw what is lost: the next agents still answer
+            log.exception("could not keep a channel's record in history")
+
+    def _end_answer(self, state: ChannelState, agent: str) -> None:
+        state.turn = None
+        held, state.held = state.held, []
+        for message in held:
+            try:
+                self._registry.keep(message)
+            except Exception:
+                log.exception("could not keep a message in history")
+        self._publisher.permissions_resolved(state, self._permissions.cancel(state.id, agent))
+
+
+async def _await_prompt(
+    scope: CancelScope, turn: ActiveTurn, prompt: list[PromptBlock]
+) -> StopReason:
+    """The prompt's stop reason; "cancelled" if the agent ignores a cancel for too long."""
+    task = asyncio.ensure_future(turn.conn.prompt(turn.session_id, prompt))
+    abandoned = asyncio.ensure_future(scope.wait_abandoned())
+    try:
+        await asyncio.wait({task, abandoned}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        abandoned.cancel()
+    if task.done():
+        return task.result()
+    log.warning("leaving an answer behind: the agent did not end it after session/cancel")
+    task.add_done_callback(lambda t: t.cancelled() or t.exception())
+    return "cancelled"

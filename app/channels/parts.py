@@ -1,0 +1,110 @@
+"""The conversation's parts (SPEC §4), built once on the core loop and wired together; each
+service is given the parts it uses (app/sidekicks.py). Each part in its own file:
+  registry.py    the channels' states, records and messages (the open history)
+  membership.py  create, rename, direct conversations, members joining and leaving
+  turns.py       the worker per channel: routing, queue, agents' turns, cancel and stop
+  answering.py   one agent's answer to one message: prompt, live answer, kept in history
+  sessions.py    each member's ACP session (reused, resumed, new)
+  session_settings.py  each member's session modes and options, the person's choices, presets
+  streaming.py   what the agents' typed session events do (answer, usage, commands, permissions)
+  permissions.py the permission requests waiting for the person
+  permission_rules.py  the "always allow" rules, kept in the history
+  workspaces.py  each member's file access (app/workspace/): roots, prompts, conflict notices
+  terminal_hub.py  the agents' commands in conversations
+  commands.py    the agents' slash commands, kept across launches
+  publishing.py  events for the page and the views that reads take off the loop (reading.py)
+  attachments.py files and images staged for the next message, pasted images in the data folder
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from app.agents.supervisor import Supervisor
+from app.channels.answering import Answering
+from app.channels.attachments import Attachments
+from app.channels.commands import CommandCatalog
+from app.channels.membership import Membership
+from app.channels.permission_rules import PermissionRules
+from app.channels.permissions import PermissionBroker
+from app.channels.publishing import Publisher, now_iso
+from app.channels.registry import ChannelRegistry
+from app.channels.session_settings import Preset, SessionSettings
+from app.channels.sessions import Sessions
+from app.channels.streaming import Streaming
+from app.channels.terminal_hub import TerminalHub
+from app.channels.turns import Turns
+from app.channels.workspaces import Workspaces
+from app.events.bus import EventBus
+from app.history.base import History
+from app.workspace.changes import ChangeLog
+
+
+class ChannelParts:
+    def __init__(self, bus: EventBus, supervisor: Supervisor) -> None:
+        self.supervisor = supervisor
+        self.registry = ChannelRegistry()
+        self.permissions = PermissionBroker()
+        self.publisher = Publisher(bus, self.registry, self.permissions)
+        self.commands = CommandCatalog(bus, self.registry)
+        self.membership = Membership(self.registry, self.publisher, supervisor)
+        self.settings = SessionSettings(
+            self.registry, self.publisher, lambda agent: _preset(supervisor, agent)
+        )
+        self.rules = PermissionRules(bus, lambda: self.registry.history, now_iso)
+        streaming = Streaming(
+            self.registry,
+            self.publisher,
+            self.permissions,
+            self.commands,
+            self.settings,
+            self.rules,
+        )
+        self.changes = ChangeLog(bus, lambda: self.registry.history)
+        self.terminals = TerminalHub(bus, self.registry, self.publisher)
+        workspaces = Workspaces(
+            self.registry, self.publisher, supervisor, self.changes, self.terminals.of
+        )
+        self.sessions = Sessions(self.registry, streaming, self.settings, workspaces)
+        answering = Answering(
+            self.registry, self.publisher, self.permissions, self.sessions, self.terminals
+        )
+        self.turns = Turns(
+            self.registry,
+            self.publisher,
+            self.permissions,
+            self.membership,
+            answering,
+            supervisor,
+            self.terminals,
+        )
+        self.attachments = Attachments()
+
+    @property
+    def history(self) -> History:
+        return self.registry.history
+
+    def attach(self, history: History, data_folder: Path | None = None) -> None:
+        """Opens `history`; pasted images go to `data_folder` (the configuration's)."""
+        self.registry.attach(history)
+        self.attachments.open(data_folder)
+        self.commands.clear()
+        self.publisher.channels()
+        self.rules.announce()  # this history's rules
+
+    async def detach(self) -> None:
+        """Stops every answer (an answer in progress is not kept), then closes the history."""
+        states = list(self.registry.states.values())
+        await asyncio.gather(*(self.turns.stop_channel(s) for s in states))
+        await self.terminals.close_all()  # those of no channel's (none expected): no orphans
+        self.publisher.forget_views()
+        self.registry.detach()
+
+
+def _preset(supervisor: Supervisor, agent: str) -> Preset:
+    """The agent's `mode:` and `options:` in the configuration."""
+    if agent not in supervisor.names():
+        return Preset()
+    definition = supervisor.runtime(agent).definition
+    return Preset(definition.mode or "", dict(definition.options))
