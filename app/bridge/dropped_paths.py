@@ -5,7 +5,7 @@ Cocoa and GTK too) read the paths from the native drop before the page gets it, 
 `webview.dom._dnd_state` — but only while someone listens for drops, and they hand them out only
 to pywebview's own DOM event handlers, a call the bridge's gate refuses (app/bridge/allowlist.py).
 So this module turns the recording on and gives the page, by name, the paths of its last drops
-(`ChannelService.DroppedPaths`), each once. Where no path was recorded (WebView2, or a drop the
+(`AttachmentService.DroppedPaths`), each once. Where no path was recorded (WebView2, or a drop the
 backend did not see), the answer is "" and the page reads the bytes instead.
 """
 

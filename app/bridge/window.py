@@ -154,10 +154,10 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
     window.events.resized += on_resized
     window.events.moved += on_moved
     sk.api.ConfigService._set_file_chooser(lambda: choose_file(window))
-    sk.api.ChannelService._set_files_chooser(lambda: choose_files(window))
-    sk.api.ChannelService._set_save_chooser(lambda name: choose_save_path(window, name))
+    sk.api.AttachmentService._set_files_chooser(lambda: choose_files(window))
+    sk.api.ExportService._set_save_chooser(lambda name: choose_save_path(window, name))
     dropped_paths.install()
-    sk.api.ChannelService._set_dropped_paths(dropped_paths.take)
+    sk.api.AttachmentService._set_dropped_paths(dropped_paths.take)
 
     def close_when_shown() -> None:
         # A window not shown yet cannot be destroyed, and pywebview's destroy() gives up (raises)
