@@ -2,7 +2,7 @@
 // unread answers by conversation and pending permission requests. Kept current by
 // `attention:changed`; read again when another configuration (another history) opens.
 
-import { ChannelService, On, type AttentionCounts } from "../../bindings";
+import { InboxService, On, type AttentionCounts } from "../../bindings";
 
 const NONE: AttentionCounts = { unread: {}, permissions: 0, total: 0 };
 
@@ -20,7 +20,7 @@ class AttentionStore {
 
   async reload(): Promise<void> {
     try {
-      this.counts = await ChannelService.Attention();
+      this.counts = await InboxService.Attention();
     } catch {
       // the next attention:changed brings them
     }

@@ -1,15 +1,15 @@
-// Reopening on the conversation that was on screen last (ChannelService.LastViewed: "" when
+// Reopening on the conversation that was on screen last (InboxService.LastViewed: "" when
 // there is none, or it was deleted since): at start only while the person has not gone elsewhere
 // yet; after opening another configuration, in place of the view of the previous one.
 
-import { ChannelService } from "../../bindings";
+import { InboxService } from "../../bindings";
 import { navigation } from "../lib/navigation.svelte";
 
 export async function reopenLastViewed(atStart: boolean): Promise<void> {
   const before = navigation.view;
   let id = "";
   try {
-    id = await ChannelService.LastViewed();
+    id = await InboxService.LastViewed();
   } catch {
     return; // the default view stays
   }

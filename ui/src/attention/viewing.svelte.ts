@@ -1,4 +1,4 @@
-// Tells the backend what is on screen (ChannelService.Viewing), one call at a time: the page's
+// Tells the backend what is on screen (InboxService.Viewing), one call at a time: the page's
 // calls each run on their own thread in the backend, so two in flight could land in either
 // order (a blur then a focus read as a blur). The newest state waiting goes once the call in
 // flight has answered; states in between are skipped.
@@ -20,7 +20,7 @@ export class ViewingReporter {
 
   constructor(
     private readonly answered: (counts: AttentionCounts) => void,
-    private readonly call: Call, // ChannelService.Viewing
+    private readonly call: Call, // InboxService.Viewing
   ) {}
 
   report(seen: Seen): void {

@@ -15,6 +15,7 @@
 import {
   ChannelService,
   On,
+  SearchService,
   type AroundPage,
   type Channel,
   type Message,
@@ -208,7 +209,7 @@ export class ConversationModel {
 
   async #around(at: string): Promise<AroundPage | null> {
     try {
-      return await ChannelService.Around(this.id, at);
+      return await SearchService.Around(this.id, at);
     } catch (err) {
       this.atError = messageOf(err);
       return null;
@@ -390,7 +391,7 @@ export class ConversationModel {
     this.newerError = "";
     const generation = this.#generation;
     try {
-      const page = await ChannelService.Newer(this.id, last.id);
+      const page = await SearchService.Newer(this.id, last.id);
       if (this.#disposed || generation !== this.#generation) return;
       const known = new Set(this.#all.map((m) => m.id));
       this.#all.push(...page.messages.filter((m) => !m.queued && !known.has(m.id)));

@@ -16,6 +16,8 @@ const backend = {
 vi.mock("../../bindings", () => ({
   ChannelService: {
     Conversation: async () => backend.conversation,
+  },
+  SearchService: {
     Around: async () => backend.around,
     Newer: async (_id: string, afterId: string) => {
       backend.newerCalls.push(afterId);
@@ -186,8 +188,8 @@ describe("a conversation opened at a message", () => {
 
   it("shows the latest page and says why when the message cannot be found", async () => {
     const model = new ConversationModel("c");
-    const { ChannelService } = await import("../../bindings");
-    const spy = vi.spyOn(ChannelService, "Around").mockRejectedValueOnce(new Error("no such message"));
+    const { SearchService } = await import("../../bindings");
+    const spy = vi.spyOn(SearchService, "Around").mockRejectedValueOnce(new Error("no such message"));
     await model.open("gone");
     expect(model.atError).toBe("No such message");
     expect(model.visible[model.visible.length - 1]?.id).toBe("m299");

@@ -5,6 +5,7 @@
 
 import {
   ChannelService,
+  InboxService,
   On,
   type PermissionRequested,
   type PermissionRule,
@@ -29,8 +30,8 @@ class Inbox {
     this.#resolved.clear();
     try {
       const [requests, rules] = await Promise.all([
-        ChannelService.Permissions(),
-        ChannelService.PermissionRules(),
+        InboxService.Permissions(),
+        InboxService.PermissionRules(),
       ]);
       this.requests = mergeLoaded(requests, this.#arrived, this.#resolved);
       this.rules = rules;
@@ -49,7 +50,7 @@ class Inbox {
   }
 
   async revoke(rule: PermissionRule): Promise<void> {
-    this.rules = await ChannelService.RevokePermissionRule(rule.id);
+    this.rules = await InboxService.RevokePermissionRule(rule.id);
   }
 
   follow(): () => void {

@@ -2,7 +2,7 @@
 // the results of the last query typed. Queries are sent DEBOUNCE_MS after the last keystroke;
 // an answer that comes back after a newer query was sent is dropped (LatestOnly).
 
-import { ChannelService, type SearchHit } from "../../bindings";
+import { SearchService, type SearchHit } from "../../bindings";
 import { messageOf } from "../lib/errors";
 import { LatestOnly, moveSelection, newestFirst } from "./results";
 
@@ -91,7 +91,7 @@ class SearchState {
     const ticket = this.#latest.next();
     this.searching = true;
     try {
-      const found = await ChannelService.Search(this.query, this.scope?.id ?? "", RESULTS_LIMIT);
+      const found = await SearchService.Search(this.query, this.scope?.id ?? "", RESULTS_LIMIT);
       if (!this.#latest.current(ticket)) return;
       this.results = newestFirst(found.results);
       this.more = found.more;

@@ -12,7 +12,7 @@ interface Call {
 
 const calls: Call[] = [];
 vi.mock("../../bindings", () => ({
-  ChannelService: {
+  SearchService: {
     Search: (query: string, channel: string) =>
       new Promise<SearchResults>((answer, fail) => calls.push({ query, channel, answer, fail })),
   },

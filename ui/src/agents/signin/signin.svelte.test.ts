@@ -6,7 +6,11 @@ const service = vi.hoisted(() => ({
   SignOut: vi.fn<(name: string) => Promise<AgentInfo>>(),
   List: vi.fn(),
 }));
-vi.mock("../../../bindings", () => ({ AgentService: service, On: () => () => undefined }));
+vi.mock("../../../bindings", () => ({
+  AgentService: { List: service.List },
+  SignInService: { SignIn: service.SignIn, SignOut: service.SignOut },
+  On: () => () => undefined,
+}));
 
 const { agents } = await import("../../lib/agents.svelte");
 const { signIns } = await import("./signin.svelte");

@@ -3,7 +3,7 @@
 // for a browser login: nothing here blocks the page, the person goes on meanwhile.
 // Values typed for `env_var` methods pass through `signIn` to the backend and are kept nowhere.
 
-import { AgentService, type AgentInfo } from "../../../bindings";
+import { SignInService, type AgentInfo } from "../../../bindings";
 import { agents } from "../../lib/agents.svelte";
 import { messageOf } from "../../lib/errors";
 
@@ -25,7 +25,7 @@ class SignIns {
     this.pending[agent] = methodId;
     delete this.errors[agent];
     try {
-      update(await AgentService.SignIn(agent, methodId, values));
+      update(await SignInService.SignIn(agent, methodId, values));
       this.succeeded(agent, needed);
       return true;
     } catch (err) {
@@ -41,7 +41,7 @@ class SignIns {
     this.signingOut[agent] = true;
     delete this.errors[agent];
     try {
-      update(await AgentService.SignOut(agent));
+      update(await SignInService.SignOut(agent));
       return true;
     } catch (err) {
       this.errors[agent] = messageOf(err);

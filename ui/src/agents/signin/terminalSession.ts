@@ -1,5 +1,5 @@
 // One run of a `terminal` sign-in method, between the dialog's xterm and the backend:
-// AgentService.SignInTerminal opens a pseudo-terminal and says its id; `signin:output` and
+// SignInService.SignInTerminal opens a pseudo-terminal and says its id; `signin:output` and
 // `signin:exited` carry every terminal's output and end, so only those of this id are kept.
 // Output may arrive before SignInTerminal's answer (the event pump and the call's result race):
 // events are held until the id is known, then the ones of this terminal are replayed in order.

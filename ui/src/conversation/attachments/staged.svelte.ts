@@ -4,7 +4,7 @@
 // dropped without a path are read here and sent as base64 (AttachImage). Other files dropped
 // without a path cannot be attached: the window gives the page their bytes, not their location.
 
-import { ChannelService, type Attachment } from "../../../bindings";
+import { AttachmentService, type Attachment } from "../../../bindings";
 import { messageOf } from "../../lib/errors";
 import { t } from "../../lib/i18n.svelte";
 
@@ -67,7 +67,7 @@ export class StagedAttachments {
 
   /** Attaches files by their absolute paths (chooser, drop with paths). */
   async attachPaths(channel: string, paths: string[]): Promise<void> {
-    for (const path of paths) await this.run(channel, () => ChannelService.AttachFile(channel, path));
+    for (const path of paths) await this.run(channel, () => AttachmentService.AttachFile(channel, path));
   }
 
   /** Attaches what was dropped or pasted: by full path when the window gave one, images by their
@@ -77,14 +77,14 @@ export class StagedAttachments {
     for (const file of files) {
       if (file.pywebviewFullPath) {
         const path = file.pywebviewFullPath;
-        await this.run(channel, () => ChannelService.AttachFile(channel, path));
+        await this.run(channel, () => AttachmentService.AttachFile(channel, path));
       } else if (IMAGE_TYPES.includes(file.type)) {
         if (file.size > IMAGE_LIMIT) {
           refused.push(t("{name} is too big: images of 10 MB at most", { name: file.name }));
           continue;
         }
         await this.run(channel, async () =>
-          ChannelService.AttachImage(channel, file.name, file.type, base64Of(await file.arrayBuffer())),
+          AttachmentService.AttachImage(channel, file.name, file.type, base64Of(await file.arrayBuffer())),
         );
       } else {
         refused.push(
@@ -101,7 +101,7 @@ export class StagedAttachments {
   async remove(channel: string, id: string): Promise<void> {
     this.lists[channel] = this.of(channel).filter((a) => a.id !== id);
     try {
-      await ChannelService.RemoveAttachment(channel, id);
+      await AttachmentService.RemoveAttachment(channel, id);
     } catch {
       // already gone (sent meanwhile, or the app restarted): nothing to take back
     }

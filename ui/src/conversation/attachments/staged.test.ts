@@ -10,7 +10,7 @@ const bridge = vi.hoisted(() => ({
   RemoveAttachment: vi.fn(),
 }));
 
-vi.mock("../../../bindings", () => ({ ChannelService: bridge }));
+vi.mock("../../../bindings", () => ({ AttachmentService: bridge }));
 
 const { StagedAttachments, base64Of, humanSize, IMAGE_LIMIT, MAX_ATTACHMENTS } = await import(
   "./staged.svelte"

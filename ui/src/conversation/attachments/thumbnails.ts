@@ -1,7 +1,7 @@
 // Attached images' bytes, as data: URLs from the backend (the page's CSP allows `img-src 'self'
 // data:` only: never a file: URL). The last few are kept, as they can weigh megabytes each.
 
-import { ChannelService } from "../../../bindings";
+import { AttachmentService } from "../../../bindings";
 
 const KEPT = 24;
 const cache = new Map<string, Promise<string>>();
@@ -13,7 +13,7 @@ export function imageUrl(channel: string, attachmentId: string): Promise<string>
   if (found) {
     cache.delete(key); // most recently used last
   } else {
-    found = ChannelService.AttachmentData(channel, attachmentId);
+    found = AttachmentService.AttachmentData(channel, attachmentId);
     found.catch(() => cache.delete(key)); // a failure is asked again next time
   }
   cache.set(key, found);

@@ -1,11 +1,11 @@
-// What agents changed on disk in one conversation (ChannelService.Changes), kept live from
-// `changes:changed` (new records and reverted ones), and reverting them (ChannelService.Revert).
+// What agents changed on disk in one conversation (ChangesService.Changes), kept live from
+// `changes:changed` (new records and reverted ones), and reverting them (ChangesService.Revert).
 // A revert is all or nothing on the backend: refused, it says why in a sentence, kept here by
 // what was asked (one change, or a whole answer) until the next try. The Changes panel, the
 // header's button and each answer's "N files changed" read the same instance (ConversationView
 // makes one per conversation and shares it through context.ts). Tested in changes.test.ts.
 
-import { ChannelService, On, type ChangesChanged, type FileChange } from "../../../bindings";
+import { ChangesService, On, type ChangesChanged, type FileChange } from "../../../bindings";
 import { messageOf } from "../../lib/errors";
 
 /** The backend calls this state uses (the bindings in the app, fakes in tests). */
@@ -16,8 +16,8 @@ export interface ChangesBackend {
 }
 
 const bindings: ChangesBackend = {
-  changes: (channel) => ChannelService.Changes(channel),
-  revert: (channel, ids) => ChannelService.Revert(channel, ids),
+  changes: (channel) => ChangesService.Changes(channel),
+  revert: (channel, ids) => ChangesService.Revert(channel, ids),
   onChanged: (callback) => On("changes:changed", callback),
 };
 

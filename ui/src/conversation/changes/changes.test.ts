@@ -3,7 +3,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { ChangesChanged, FileChange } from "../../../bindings";
 
-vi.mock("../../../bindings", () => ({ ChannelService: {}, On: () => () => undefined }));
+vi.mock("../../../bindings", () => ({ ChangesService: {}, On: () => () => undefined }));
 
 const { ChangesState, answerKey } = await import("./changes.svelte");
 

@@ -10,7 +10,7 @@
 // arrived while they were on their way; an agent's session is only replaced by a snapshot when no
 // `session:changed` about it arrived since the request was made.
 
-import { ChannelService, On, type MemberSession } from "../../../bindings";
+import { On, SessionService, type MemberSession } from "../../../bindings";
 import { messageOf } from "../../lib/errors";
 import { MODE_KEY, optionKey } from "./pickers";
 
@@ -75,14 +75,14 @@ export class SessionsStore {
   /** Asks the member's session to switch to mode `modeId`. */
   setMode(channel: string, agent: string, modeId: string): Promise<void> {
     return this.#change(channel, agent, MODE_KEY, modeId, () =>
-      ChannelService.SetMode(channel, agent, modeId),
+      SessionService.SetMode(channel, agent, modeId),
     );
   }
 
   /** Asks the member's session to set option `optionId` to `value`. */
   setOption(channel: string, agent: string, optionId: string, value: string | boolean): Promise<void> {
     return this.#change(channel, agent, optionKey(optionId), value, () =>
-      ChannelService.SetOption(channel, agent, optionId, value),
+      SessionService.SetOption(channel, agent, optionId, value),
     );
   }
 

@@ -12,7 +12,7 @@ const bridge = vi.hoisted(() => ({
 }));
 
 vi.mock("../../../bindings", () => ({
-  ChannelService: { SetMode: bridge.SetMode, SetOption: bridge.SetOption },
+  SessionService: { SetMode: bridge.SetMode, SetOption: bridge.SetOption },
   On: (name: string, callback: Handler) => {
     const set = bridge.handlers.get(name) ?? new Set<Handler>();
     bridge.handlers.set(name, set);
