@@ -6,7 +6,7 @@
 #   agents.sh claude|codex|gemini|opencode|goose [ARGS…]
 #   agents.sh run COMMAND [ARGS…]        any other ACP program, supervised the same way
 #   agents.sh check [NAMES…]              the manual check: what each real agent tells Sidekicks
-#                                         (sign-in methods, modes, options, errors); see README
+#                                         (sign-in methods, modes, options, errors); see docs/agents.md
 #
 # The agent runs with the user's environment (plus what Sidekicks adds from `env:`). When
 # AGENTS_SH_HELPER is set, that command is started first in the background (a local model

@@ -12,8 +12,8 @@ and the agent's own explanation). Nothing is sent to a model and no credential i
 
 The adapters come from npm (`npx -y …`) the first time; where their model services cannot be
 reached (as on CI machines) the report still shows the handshake, the methods and the errors —
-which is what the fakes in tests/fakes must match. README "Real agents" says what to check by
-hand in the window afterwards (sign in, pick a mode and a model, send a message).
+which is what the fakes in tests/fakes must match. docs/agents.md (the manual check) says what to
+check by hand in the window afterwards (sign in, pick a mode and a model, send a message).
 """
 
 from __future__ import annotations

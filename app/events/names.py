@@ -14,7 +14,7 @@ PERMISSION_RESOLVED: Final = "permission:resolved"
 USAGE_CHANGED: Final = "usage:changed"
 COMMANDS_CHANGED: Final = "commands:changed"
 
-# Extensions beyond the SPEC (listed in the README's "Beyond the SPEC").
+# Extensions beyond the SPEC (listed in docs/services.md).
 SESSION_CHANGED: Final = "session:changed"  # a member's modes/options changed (issue 14)
 SIGN_IN_TERMINAL_OUTPUT: Final = "signin:output"  # a sign-in terminal printed something
 SIGN_IN_TERMINAL_EXITED: Final = "signin:exited"  # a sign-in terminal's command ended
