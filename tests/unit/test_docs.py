@@ -1,6 +1,8 @@
 """The README stays a page people read, and the documentation's links lead somewhere: the README
 is at most 300 lines (details belong in docs/), and every relative link of README.md and
-docs/*.md names a file that exists, and a heading of it that exists when it names one."""
+docs/*.md names a file that exists, and a heading of it that exists when it names one. The
+README's configuration reference names every key of the model, and every YAML example in the
+docs is a configuration without problems."""
 
 from __future__ import annotations
 
@@ -8,6 +10,9 @@ import re
 from pathlib import Path
 
 import pytest
+
+from app.config.model import json_schema
+from app.config.validate import validate_text
 
 ROOT = Path(__file__).resolve().parents[2]
 README_MAX_LINES = 300
@@ -17,6 +22,7 @@ CODE_SPAN = re.compile(r"`[^`\n]*`")
 LINK = re.compile(r"!?\[[^\]\n]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 EXTERNAL = ("http://", "https://", "mailto:")
+YAML_BLOCK = re.compile(r"^```yaml\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
 def documents() -> list[Path]:
@@ -78,6 +84,36 @@ def test_every_relative_link_points_at_a_file_that_exists(document: Path) -> Non
 def test_the_links_are_found_at_all() -> None:
     found = [t for d in documents() for t in LINK.findall(prose(d.read_text(encoding="utf-8")))]
     assert len([t for t in found if not t.startswith(EXTERNAL)]) > 50
+
+
+def test_the_configuration_reference_names_every_key_of_the_model() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    reference = readme[readme.index("## Configuration reference") :]
+    reference = reference[: reference.index("\n## ", 1)]
+    schema = json_schema()
+    keys = set(schema["properties"])
+    for definition in schema["$defs"].values():
+        keys |= set(definition["properties"])
+    assert {"maxRunningAgents", "mcpServers", "headers", "options"} <= keys  # the walk saw them
+    missing = [k for k in sorted(keys) if not re.search(rf"\b{k}:", reference)]
+    assert missing == []
+
+
+def yaml_examples() -> list[tuple[str, str]]:
+    found = []
+    for document in documents():
+        for block in YAML_BLOCK.findall(document.read_text(encoding="utf-8")):
+            found.append((str(document.relative_to(ROOT)), block))
+    return found
+
+
+def test_every_yaml_example_is_a_configuration_without_problems() -> None:
+    examples = yaml_examples()
+    assert len(examples) >= 3
+    for where, text in examples:
+        validation = validate_text(text)
+        problems = [f"{p.line}:{p.column} {p.message}" for p in validation.problems]
+        assert (where, problems) == (where, [])
 
 
 def test_the_screenshot_is_a_real_png_of_the_window_size() -> None:
