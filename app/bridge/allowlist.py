@@ -5,28 +5,27 @@ check (`webview.util.js_bridge_call`): left alone, `ConfigService._store.path.wr
 the configuration, `AgentService._core.stop` stops the backend, `…__globals__` reaches module
 globals. Every call therefore passes a gate first: its name must be one of `<Service>.<Method>`
 for a method marked `__exposed__` (app/core/expose.py) on a public attribute of the window's
-js_api (app/api.py: the three services). Anything else — private attributes, dunders, longer
+js_api (app/api.py: the services). Anything else — private attributes, dunders, longer
 paths, unknown names, pywebview's own internal names (moving the window, DOM events, `state`,
 async evaluate_js results, functions added with `window.expose`: the app uses none of them) —
 is refused before anything is resolved, and the page's promise is rejected (`BridgeRefusal`)
 rather than left pending.
 
-Each pywebview backend imports `js_bridge_call` by name (`from webview.util import …`), so the gate
-replaces the name in `webview.util` and in every loaded `webview.platforms.*` module, now and again
-right after `webview.start` imports its backend (through `webview.initialize`): whichever backend
-runs (qt here; cocoa, edgechromium, winforms, gtk, android elsewhere), its calls meet the gate.
+Each pywebview backend imports `js_bridge_call` by name (`from webview.util import …`) and calls
+it where the page's calls arrive: the gate replaces that name in the running backend's module
+(backends.py's `bridge_module`, imported here before `webview.start` would import it), and only
+there. The names it lets through are those of the api given to pywebview (results.page_api).
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import json
 import logging
 import re
-import sys
 import threading
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -41,8 +40,6 @@ REFUSAL = "BridgeRefusal"
 # answers the call, so nothing else is accepted.
 CALL_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _SHOWN_NAME = 80  # characters of a refused name quoted in the log and the error
-
-_allowed_by_api: weakref.WeakKeyDictionary[object, frozenset[str]] = weakref.WeakKeyDictionary()
 
 
 def allowed_calls(api: object) -> frozenset[str]:
@@ -64,24 +61,14 @@ def allowed_calls(api: object) -> frozenset[str]:
     return frozenset(names)
 
 
-def allowed_for(window: Any) -> frozenset[str]:
-    api = getattr(window, "_js_api", None)
-    if api is None:
-        return frozenset()
-    allowed = _allowed_by_api.get(api)
-    if allowed is None:
-        allowed = _allowed_by_api[api] = allowed_calls(api)
-    return allowed
-
-
-def guarded(call: BridgeCall) -> BridgeCall:
-    """pywebview's `js_bridge_call` behind the gate."""
+def guarded(call: BridgeCall, allowed: frozenset[str]) -> BridgeCall:
+    """pywebview's `js_bridge_call` behind the gate: only the `allowed` names get through."""
 
     @functools.wraps(call)
     def js_bridge_call(window: Any, func_name: str, param: Any, value_id: str) -> None:
         if (
             isinstance(func_name, str)
-            and func_name in allowed_for(window)
+            and func_name in allowed
             and isinstance(value_id, str)
             and CALL_ID.fullmatch(value_id)
         ):
@@ -129,39 +116,10 @@ def _send(window: Any, script: str) -> None:
         log.exception("could not answer a refused call")
 
 
-def install() -> None:
-    """Puts the gate in front of every loaded pywebview backend and of those `webview.start`
-    imports later. Idempotent."""
-    import webview
-    from webview import util
-
-    if not getattr(util.js_bridge_call, "__sidekicks_guarded__", False):
-        util.js_bridge_call = guarded(util.js_bridge_call)  # type: ignore[assignment]
-    cover_loaded_backends()
-    initialize = webview.initialize  # type: ignore[attr-defined]
-    if getattr(initialize, "__sidekicks_guarded__", False):
-        return
-
-    @functools.wraps(initialize)
-    def initialize_guarded(*args: Any, **kwargs: Any) -> Any:
-        guilib = initialize(*args, **kwargs)
-        cover_loaded_backends()
-        return guilib
-
-    initialize_guarded.__sidekicks_guarded__ = True  # type: ignore[attr-defined]
-    webview.initialize = initialize_guarded  # type: ignore[attr-defined]
-
-
-def cover_loaded_backends() -> None:
-    """Replaces pywebview's own `js_bridge_call`, under whatever name a loaded pywebview module
-    holds it, with util's guarded one."""
-    from webview import util
-
-    gate = util.js_bridge_call
-    original = gate.__wrapped__  # type: ignore[attr-defined]
-    for name, module in list(sys.modules.items()):
-        if module is None or not (name == "webview" or name.startswith("webview.")):
-            continue
-        for attribute, value in list(vars(module).items()):
-            if value is original:
-                setattr(module, attribute, gate)
+def install(bridge_module: str, api: object) -> None:
+    """Puts the gate, allowing the exposed methods of `api`, in front of the page's calls in
+    `bridge_module` (the running backend's). Installing again replaces the gate."""
+    module = importlib.import_module(bridge_module)
+    call = module.js_bridge_call
+    original = call.__wrapped__ if getattr(call, "__sidekicks_guarded__", False) else call
+    module.js_bridge_call = guarded(original, allowed_calls(api))

@@ -7,9 +7,9 @@ pywebview picks those itself there, and $SIDEKICKS_GUI is ignored with a log lin
 BACKENDS says, per backend, which of our patches apply and why, which are not needed and why, and
 what is left uncovered (read from pywebview 6.2's platforms/*.py; app/bridge/checks.py verifies at
 each start that the code the running backend relies on is still there, and `--self-test` proves
-the bridge in the real window). The CSP patch, the eval-free evaluate_js, the result encoding and
-the allow-list apply to every backend; the permission fix to Qt only; each backend has its own
-navigation lock (qt_, gtk_, edge_, cocoa_navigation.py).
+the bridge in the real window). The CSP patch, the eval-free evaluate_js and the allow-list apply
+to every backend; the permission fix to Qt only; each backend has its own navigation lock (qt_,
+gtk_, edge_, cocoa_navigation.py). app/bridge/README.md lists every patch and what it waits for.
 """
 
 from __future__ import annotations
@@ -30,13 +30,14 @@ LinuxBackend = Literal["qt", "gtk"]
 BackendName = Literal["qt", "gtk", "cocoa", "edgechromium"]
 
 # Our patches (app/bridge/*): every backend says of each one whether it applies or why not.
-PATCHES = ("csp", "without_eval", "results", "allowlist", "permissions", "navigation")
+PATCHES = ("csp", "without_eval", "allowlist", "permissions", "navigation")
 
 
 @dataclass(frozen=True)
 class Backend:
     name: BackendName
     gui_module: str  # what `webview.initialize` imports (it answers `Window.run_js`)
+    renderer: str  # that module's `renderer` (webview.start's `webview.renderer`) when it is ours
     bridge_module: str  # where the bridge is injected and the page's calls arrive
     platform: str  # the platform string its injected script is built with (api.js's switch)
     # bridge_module's functions (qualified names) that must call a webview.util function: where
@@ -49,19 +50,21 @@ class Backend:
     # replaces in bridge_module (qualified names of classes and methods)
     hooked: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # a bridge_module
     # function -> the replaced methods it must look up by attribute (so that ours are the ones used)
+    gui_hooked: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # the same, for
+    # gui_module's functions (where it is not bridge_module)
 
 
 JS_BRIDGE_CALL = "js_bridge_call"
 INJECT = "inject_pywebview"
 
 _SHARED_APPLIES = {
-    "results": "the page's calls reach util.js_bridge_call, whose json.dumps is util's `json`",
-    "allowlist": "the backend imports js_bridge_call by name: the gate replaces that name too",
+    "allowlist": "the backend imports js_bridge_call by name: the gate replaces that name",
 }
 
 QT = Backend(
     name="qt",
     gui_module="webview.platforms.qt",
+    renderer="qtwebengine",
     bridge_module="webview.platforms.qt",
     platform="qtwebengine",
     calls={"BrowserView.JSBridge.call": JS_BRIDGE_CALL, "BrowserView._set_js_api": INJECT},
@@ -75,19 +78,19 @@ QT = Backend(
     not_needed={},
     uncovered={},
     replaced={
-        "permissions": ("BrowserView.WebPage.onFeaturePermissionRequested",),
-        "navigation": (
-            "BrowserView.WebPage",
-            "BrowserView.NavigationHandler.acceptNavigationRequest",
-            "BrowserView.on_load_finished",
-        ),
+        "permissions": ("BrowserView.WebPage",),
+        "navigation": ("BrowserView", "BrowserView.WebPage", "BrowserView.on_load_finished"),
     },
-    hooked={"BrowserView.__init__": ("on_load_finished",)},
+    hooked={
+        "BrowserView.__init__": ("WebPage", "on_load_finished"),
+        "create_window.<locals>._create": ("BrowserView",),
+    },
 )
 
 GTK = Backend(
     name="gtk",
     gui_module="webview.platforms.gtk",
+    renderer="gtkwebkit2",
     bridge_module="webview.platforms.gtk",
     platform="gtkwebkit2",
     calls={"BrowserView.on_js_bridge_call": JS_BRIDGE_CALL, "BrowserView.on_load_finish": INJECT},
@@ -109,6 +112,7 @@ GTK = Backend(
 COCOA = Backend(
     name="cocoa",
     gui_module="webview.platforms.cocoa",
+    renderer="wkwebview",
     bridge_module="webview.platforms.cocoa",
     platform="cocoa",
     calls={
@@ -142,6 +146,7 @@ COCOA = Backend(
 EDGECHROMIUM = Backend(
     name="edgechromium",
     gui_module="webview.platforms.winforms",
+    renderer="edgechromium",
     bridge_module="webview.platforms.edgechromium",
     platform="edgechromium",
     calls={
@@ -161,6 +166,7 @@ EDGECHROMIUM = Backend(
     uncovered={},
     replaced={
         "navigation": (
+            "EdgeChrome",
             "EdgeChrome.on_navigation_start",
             "EdgeChrome.on_new_window_request",
             "EdgeChrome.on_navigation_completed",
@@ -170,6 +176,7 @@ EDGECHROMIUM = Backend(
         "EdgeChrome.__init__": ("on_navigation_start", "on_navigation_completed"),
         "EdgeChrome.on_webview_ready": ("on_new_window_request",),
     },
+    gui_hooked={"BrowserView.BrowserForm.__init__": ("EdgeChrome",)},
 )
 
 BACKENDS: dict[BackendName, Backend] = {b.name: b for b in (QT, GTK, COCOA, EDGECHROMIUM)}

@@ -3,37 +3,39 @@
 Every patch is exact, so a pywebview that changed underneath must stop the app rather than give
 the page a broken or weakened bridge. Checked here, for the running backend (backends.py):
 - csp: its injected script (webview/js/api.js) still builds the api with `new Function` in the
-  form csp.py replaces, still sends calls for that backend's platform string, and the finish
-  script still creates the api;
+  form csp.py replaces, still sends calls for that backend's platform string, still answers a call
+  with `resolve(JSON.parse(value))` (results.py's text is parsed once more by csp.py's closure),
+  and the finish script still creates the api;
 - the backend's own code (compiled from pywebview's module, not imported: on macOS and Windows
   the toolkits load later, and the same reading tests every backend on Linux) still injects the
   bridge through util's `inject_pywebview` with its platform string, never holds its own
   `load_js_files`, takes the page's calls to util's `js_bridge_call` by name (the allow-list
-  replaces that name), and its gui module still answers `evaluate_js` (what `run_js` calls);
-- http_server: pywebview's start_server still serves through the adapter it replaces;
-- results and without_eval, by running them: pywebview's real `js_bridge_call` answers a probe
-  through `window.evaluate_js` with util's `json` (results.py), and `Window.run_js` hands a
+  replaces that name), still looks up by name what the navigation lock replaces, and its gui
+  module still answers `evaluate_js` (what `run_js` calls);
+- without_eval and the allow-list's refusal, by reading and running them: util's `js_bridge_call`
+  answers through `window.evaluate_js` into `_returnValuesCallbacks`, and `Window.run_js` hands a
   script as it is to the backend's `evaluate_js`.
-A failure raises BridgePatchError naming the backend; `python -m app` says it and exits with 3.
+`load` then imports the backend's gui module itself, before `webview.start` would (which would
+fall back to another toolkit when one cannot be imported), and refuses a renderer other than the
+one checked. A failure raises BridgePatchError naming the backend; `python -m app` says it and
+exits with 3.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dis
-import functools
+import importlib
 import importlib.util
 import inspect
-import queue
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from types import CodeType
+from types import CodeType, ModuleType
 from typing import Any
 
-from app.bridge import csp, http_server
+from app.bridge import csp
 from app.bridge.backends import JS_BRIDGE_CALL, Backend
 from app.bridge.csp import BridgePatchError
-from app.models.wire import WireJson
 
 ReadCode = Callable[[str], CodeType]
 
@@ -46,10 +48,7 @@ PATCH_FILES = {
     ("cocoa", "navigation"): "cocoa_navigation.py",
 }
 
-# Compact (json.dumps would add spaces) and a Mapping plain `json` cannot encode: only results.py's
-# encoder sends it as it is.
-PROBE_TEXT = '{"sidekicks":"probe"}'
-PROBE_SECONDS = 5.0
+ANSWER = "_returnValuesCallbacks"  # where pywebview's answer goes (the refusal's too)
 
 
 def verify(backend: Backend, read_code: ReadCode | None = None, js_dir: Path | None = None) -> None:
@@ -57,9 +56,8 @@ def verify(backend: Backend, read_code: ReadCode | None = None, js_dir: Path | N
     read = read_code or module_code
     verify_script(backend, js_dir)
     verify_backend_code(backend, read)
-    verify_results(backend)
+    verify_answers(backend)
     verify_run_js(backend)
-    http_server.verify(backend.name)
 
 
 def fail(backend: Backend, what: str, detail: str, patch: str) -> BridgePatchError:
@@ -75,17 +73,20 @@ def verify_script(backend: Backend, js_dir: Path | None = None) -> None:
     folder = js_dir or Path(util.get_js_dir())
     api = _read(folder / "api.js")
     finish = _read(folder / "finish.js")
-    if api.count(csp.ORIGINAL) != 1:
-        raise fail(backend, "bridge script", "api.js no longer builds `new Function`", "csp.py")
-    if f"case '{backend.platform}':" not in api or "_checkValue" not in api:
-        raise fail(
-            backend,
-            "bridge script",
-            f"api.js no longer sends calls for '{backend.platform}' the way the patch does",
-            "csp.py",
-        )
-    if "window.pywebview._createApi(JSON.parse('%(functions)s'))" not in finish:
-        raise fail(backend, "bridge script", "finish.js no longer creates the api", "csp.py")
+    platform = backend.platform
+    needed = {
+        "api.js no longer builds `new Function`": api.count(csp.ORIGINAL) == 1,
+        f"api.js no longer sends calls for '{platform}' the way the patch does": (
+            f"case '{platform}':" in api and "_checkValue" in api
+        ),
+        "api.js no longer parses what a call answers": "resolve(JSON.parse(value));" in api,
+        "finish.js no longer creates the api": (
+            "window.pywebview._createApi(JSON.parse('%(functions)s'))" in finish
+        ),
+    }
+    for detail, present in needed.items():
+        if not present:
+            raise fail(backend, "bridge script", detail, "csp.py")
 
 
 def _read(path: Path) -> str:
@@ -146,16 +147,10 @@ def verify_backend_code(backend: Backend, read: ReadCode) -> None:
             f"{backend.gui_module} has no evaluate_js for Window.run_js",
             "csp.py",
         )
-    for qualname, attributes in backend.hooked.items():
-        function = functions.get(qualname)
-        unhooked = [a for a in attributes if function is None or a not in function.co_names]
-        if unhooked:
-            raise fail(
-                backend,
-                "code",
-                f"{backend.bridge_module}'s {qualname} no longer hooks {', '.join(unhooked)}",
-                "backends.py",
-            )
+    nav = PATCH_FILES.get((backend.name, "navigation"), "backends.py")
+    _verify_lookups(backend, backend.bridge_module, functions, backend.hooked, nav)
+    gui_functions = {each.co_qualname: each for each in _codes(gui)}
+    _verify_lookups(backend, backend.gui_module, gui_functions, backend.gui_hooked, nav)
     for patch, names in backend.replaced.items():
         missing = [name for name in names if name not in functions]
         if missing:
@@ -164,6 +159,26 @@ def verify_backend_code(backend: Backend, read: ReadCode) -> None:
                 "code",
                 f"{backend.bridge_module} no longer has {', '.join(missing)}",
                 PATCH_FILES.get((backend.name, patch), "backends.py"),
+            )
+
+
+def _verify_lookups(
+    backend: Backend,
+    module: str,
+    functions: dict[str, CodeType],
+    lookups: Mapping[str, tuple[str, ...]],
+    patch: str,
+) -> None:
+    """Each function still looks up by name what a patch puts in place (else ours is unused)."""
+    for qualname, names in lookups.items():
+        function = functions.get(qualname)
+        missing = [name for name in names if function is None or name not in function.co_names]
+        if missing:
+            raise fail(
+                backend,
+                "code",
+                f"{module}'s {qualname} no longer looks up {', '.join(missing)}",
+                patch,
             )
 
 
@@ -193,49 +208,34 @@ def _codes(code: CodeType) -> Iterator[CodeType]:
             yield from _codes(const)
 
 
-class _Probe:
-    def Value(self) -> WireJson[Any]:
-        return WireJson(PROBE_TEXT)
+def verify_answers(backend: Backend) -> None:
+    """util's `js_bridge_call` answers the page through `window.evaluate_js` (which
+    csp.without_eval makes run the script as it is) into `_returnValuesCallbacks` (where the
+    allow-list's refusal answers too)."""
+    from webview import util
+
+    code = getattr(inspect.unwrap(util.js_bridge_call), "__code__", None)
+    names = {n for each in _codes(code) for n in each.co_names} if code is not None else set()
+    if "evaluate_js" not in names or not any(ANSWER in text for text in strings(code)):
+        raise fail(
+            backend,
+            "bridge answers",
+            f"js_bridge_call no longer answers through window.evaluate_js into {ANSWER}",
+            "csp.py",
+        )
 
 
-class _ProbeApi:
-    Probe = _Probe()
-
-
-class _ProbeWindow:
-    """What pywebview's `js_bridge_call` uses of a window."""
+class _ScriptWindow:
+    """What `Window.run_js` uses of a window: its gui's `evaluate_js`."""
 
     uid = "sidekicks-probe"
 
     def __init__(self) -> None:
-        self._functions: dict[str, Any] = {}
-        self._js_api = _ProbeApi()
-        self.scripts: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self.scripts: list[str] = []
         self.gui = self
 
     def evaluate_js(self, script: str, *args: Any) -> None:
-        self.scripts.put(script)
-
-
-def verify_results(backend: Backend) -> None:
-    """pywebview's real `js_bridge_call` (behind the gate, if installed) encodes a result with
-    results.py's `json` and sends it through `window.evaluate_js`."""
-    from webview import util
-
-    call = inspect.unwrap(util.js_bridge_call)
-    window = _ProbeWindow()
-    call(window, "Probe.Value", [], "probe")
-    try:
-        script = window.scripts.get(timeout=PROBE_SECONDS)
-    except queue.Empty:
-        script = ""
-    if "_returnValuesCallbacks" not in script or f"{{value: '{PROBE_TEXT}'}}" not in script:
-        raise fail(
-            backend,
-            "result encoding",
-            "js_bridge_call no longer answers through window.evaluate_js with util's json",
-            "results.py",
-        )
+        self.scripts.append(script)
 
 
 def verify_run_js(backend: Backend) -> None:
@@ -244,10 +244,10 @@ def verify_run_js(backend: Backend) -> None:
     import webview
 
     run_js = inspect.unwrap(getattr(webview.Window, "run_js", None) or (lambda *_: None))
-    window = _ProbeWindow()
+    window = _ScriptWindow()
     with contextlib.suppress(Exception):  # a changed run_js: refused just below
         run_js(window, "sidekicks-probe()")
-    if window.scripts.empty() or window.scripts.get() != "sidekicks-probe()":
+    if window.scripts != ["sidekicks-probe()"]:
         raise fail(
             backend,
             "script runner",
@@ -256,36 +256,21 @@ def verify_run_js(backend: Backend) -> None:
         )
 
 
-def verify_loaded(backend: Backend, guilib: Any) -> None:
-    """After `webview.initialize`: pywebview loaded the backend that was checked (it falls back
-    to another toolkit when one cannot be imported)."""
-    name = getattr(guilib, "__name__", "")
-    if name != backend.gui_module:
-        loaded = name.rsplit(".", 1)[-1] or "none"
+def load(backend: Backend) -> ModuleType:
+    """Imports the backend's gui module before `webview.start` does (so that pywebview finds this
+    one, not a fallback), and refuses it when it would run another renderer (winforms picks
+    MSHTML or CEF without WebView2; qt QtWebKit without QtWebEngine)."""
+    try:
+        module = importlib.import_module(backend.gui_module)
+    except Exception as err:
         raise BridgePatchError(
-            f"the {backend.name} backend could not be loaded (see the log): pywebview fell back "
-            f"to {loaded}, for which the bridge was neither checked nor patched"
+            f"the {backend.name} backend could not be loaded ({err}): pywebview would fall back "
+            "to another, for which the bridge was neither checked nor patched"
+        ) from err
+    renderer = getattr(module, "renderer", None)
+    if renderer != backend.renderer:
+        raise BridgePatchError(
+            f"the {backend.name} backend would run the {renderer} renderer, for which the bridge "
+            "was neither checked nor patched"
         )
-
-
-def install_loaded_check(backend: Backend) -> None:
-    """Runs verify_loaded right after `webview.start` imports its backend. Idempotent (the last
-    backend given is the one expected)."""
-    import webview
-
-    _expected[:] = [backend]
-    initialize = webview.initialize  # type: ignore[attr-defined]
-    if getattr(initialize, "__sidekicks_checked__", False):
-        return
-
-    @functools.wraps(initialize)
-    def initialize_checked(*args: Any, **kwargs: Any) -> Any:
-        guilib = initialize(*args, **kwargs)
-        verify_loaded(_expected[0], guilib)
-        return guilib
-
-    initialize_checked.__sidekicks_checked__ = True  # type: ignore[attr-defined]
-    webview.initialize = initialize_checked  # type: ignore[attr-defined]
-
-
-_expected: list[Backend] = []
+    return module

@@ -2,7 +2,8 @@
 
 pywebview relies on eval twice, and a strict CSP refuses both (EvalError):
 - its injected script builds each `window.pywebview.api.<Service>.<Method>` with
-  `new Function(...)`: the script is patched to build the same functions as closures;
+  `new Function(...)`: the script is patched to build the same functions as closures (which
+  also parse the JSON text results.py answers, so the page gets values as before);
 - `Window.evaluate_js` wraps every script in `eval("…")`, and pywebview returns each call's
   result to the page that way: our window's `evaluate_js` runs the script as it is
   (`run_js`), which is all those calls and the event pump need.
@@ -31,7 +32,11 @@ CLOSURE = """      nestedObject[functionName] = (function (name) {
           var __id = (Math.random() + "").substring(2);
           var args = Array.prototype.slice.call(arguments);
           var promise = new Promise(function (resolve, reject) {
-            window.pywebview._checkValue(name, resolve, reject, __id);
+            // results.py answers JSON text: the page gets the value it encodes
+            var parsed = function (text) {
+              try { resolve(JSON.parse(text)); } catch (e) { reject(e); }
+            };
+            window.pywebview._checkValue(name, parsed, reject, __id);
           });
           window.pywebview._jsApiCallback(name, args, __id);
           return promise;

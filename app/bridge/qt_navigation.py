@@ -1,12 +1,17 @@
 """The navigation lock in the Qt backend: app/bridge/navigation.py's policy applied where
-QtWebEngine asks whether to navigate.
+QtWebEngine asks whether to navigate; and Qt's answer to the page's permission requests.
 
 pywebview's Qt page accepts every navigation of the window (it has no `acceptNavigationRequest`
 under QtWebEngine) and gives the bridge to whatever page then loads; its page for new windows
-hands every address, whatever the scheme, to the system's opener. Both methods are replaced on
-pywebview's classes before the window exists. The other backends have their own locks
-(gtk_navigation.py, edge_navigation.py, cocoa_navigation.py, with `follow` from here; backends.py
-says what each backend's own handling does).
+hands every address, whatever the scheme, to the system's opener; and it answers permission
+requests with an int PyQt6 refuses (permissions.py). All three are pywebview's BrowserView's
+page: BrowserView builds it from its class attribute (`BrowserView.WebPage(self, profile=…)`), and
+the qt module's `create_window` builds the window from its module name `BrowserView`. So one
+subclass, put in that name before the window exists, brings our own page (a QWebEnginePage of
+ours, not a subclass of pywebview's, whose constructor names `BrowserView.WebPage` in its super()
+call) and keeps the bridge on refused loads (`on_load_finished`). checks.py verifies both
+lookups at each start. The other backends have their own locks (gtk_navigation.py,
+edge_navigation.py, cocoa_navigation.py, with `follow` and `injects_the_bridge` from here).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import webbrowser
 from collections.abc import Callable
 from typing import Any
 
+from app.bridge import permissions
 from app.bridge.backends import gui_backend
 from app.bridge.navigation import AppPage, Verdict, for_a_new_window, for_the_window
 
@@ -28,53 +34,85 @@ _SHOWN_URL = 200  # characters of a refused address in the log
 def install(app_page: Callable[[], AppPage]) -> None:
     if gui_backend() != "qt":
         return
-    from PyQt6.QtWebEngineCore import QWebEnginePage
     from webview.platforms import qt
+
+    qt.BrowserView = locked_browser_view(qt.BrowserView, app_page)  # type: ignore[misc]
+
+
+def locked_browser_view(browser_view: Any, app_page: Callable[[], AppPage]) -> Any:
+    """A subclass of pywebview's BrowserView (or of a stand-in, in tests) whose page is locked.
+    Idempotent: a locked class is returned as it is."""
+    if getattr(browser_view, "__sidekicks_locked__", False):
+        return browser_view
+    from PyQt6.QtCore import Qt
+    from PyQt6.QtWebEngineCore import QWebEnginePage
 
     link_clicked = QWebEnginePage.NavigationType.NavigationTypeLinkClicked
 
-    def acceptNavigationRequest(page: Any, url: Any, kind: Any, is_main_frame: bool) -> bool:
-        target = url.toString()
-        verdict = for_the_window(
-            target, app_page(), main_frame=is_main_frame, link=kind == link_clicked
-        )
-        return follow(verdict, target, "navigate to")
+    class NewWindowPage(QWebEnginePage):  # type: ignore[misc]
+        """Where a page's new window would load: it never shows anything."""
 
-    def acceptNewWindow(page: Any, url: Any, kind: Any, is_main_frame: bool) -> bool:
-        target = url.toString()
-        follow(for_a_new_window(target), target, "open")
-        return False  # the page for new windows never shows anything
+        def acceptNavigationRequest(self, url: Any, kind: Any, is_main_frame: bool) -> bool:
+            target = url.toString()
+            follow(for_a_new_window(target), target, "open")
+            return False
 
-    qt.BrowserView.WebPage.acceptNavigationRequest = acceptNavigationRequest  # type: ignore[method-assign]
-    qt.BrowserView.NavigationHandler.acceptNavigationRequest = acceptNewWindow  # type: ignore[method-assign]
-    keep_the_bridge_on_refused_loads(qt.BrowserView)
+    class LockedPage(QWebEnginePage):  # type: ignore[misc]
+        """The window's page: the app's pages only, every permission denied."""
+
+        def __init__(self, parent: Any, profile: Any = None) -> None:
+            # As pywebview's page: its profile (always given under QtWebEngine), in the view.
+            if profile is None:
+                super().__init__(parent.webview)
+            else:
+                super().__init__(profile, parent.webview)
+            self.featurePermissionRequested.connect(self.on_permission_requested)
+            self.new_window_page = NewWindowPage(self.profile())
+            if parent.transparent:
+                self.setBackgroundColor(Qt.GlobalColor.transparent)
+
+        def on_permission_requested(self, url: Any, feature: Any) -> None:
+            permissions.deny_feature(self, url, feature)
+
+        def acceptNavigationRequest(self, url: Any, kind: Any, is_main_frame: bool) -> bool:
+            target = url.toString()
+            verdict = for_the_window(
+                target, app_page(), main_frame=is_main_frame, link=kind == link_clicked
+            )
+            return follow(verdict, target, "navigate to")
+
+        def createWindow(self, kind: Any) -> Any:
+            return self.new_window_page
+
+    class LockedBrowserView(browser_view):  # type: ignore[misc,valid-type]
+        __sidekicks_locked__ = True
+        WebPage = LockedPage
+
+        def on_load_finished(self, ok: bool = True) -> None:
+            if injects_the_bridge(self, ok):
+                super().on_load_finished()
+
+    return LockedBrowserView
 
 
-def keep_the_bridge_on_refused_loads(browser_view: Any) -> None:
-    """A refused navigation ends in loadFinished(False) while the app's page stays as it was;
+def injects_the_bridge(view: Any, finished: bool) -> bool:
+    """Whether a load that ended gets pywebview's bridge injected again.
+
+    A refused navigation ends in a load that did not finish (Qt's loadFinished(False),
+    WebView2's NavigationCompleted with IsSuccess false) while the app's page stays as it was;
     pywebview would inject its bridge again and, for a moment, the page's `pywebview.api` would be
-    empty (a call made then fails with "undefined"). So once a load has finished, a load that did
-    not keeps the page's bridge as it is. A first load that did not finish gets it as pywebview
-    gives it. (That first failure was a page server not yet listening, seen on a busy machine:
-    http_server.py now makes the server listen before the window asks.)"""
-    inject = browser_view.on_load_finished
-
-    def on_load_finished(self: Any, ok: bool = True) -> None:
-        if not ok and loaded_once(self):
-            log.info("a load did not finish: the page keeps its bridge")
-            return
-        if ok:
-            self.sidekicks_loaded_once = True
-        else:
-            log.info("the first load did not finish: the page gets its bridge")
-        inject(self)
-
-    browser_view.on_load_finished = on_load_finished
-
-
-def loaded_once(view: Any) -> bool:
-    """Whether a load of this view (a backend's browser object) has finished."""
-    return getattr(view, "sidekicks_loaded_once", False) is True
+    empty (a call made then fails with "undefined"). So once a load of this view has finished, one
+    that did not keeps the page's bridge as it is. A first load that did not finish gets it as
+    pywebview gives it (seen on a busy machine when the page's server was not yet listening:
+    http_server.py now listens before the window asks)."""
+    if finished:
+        view.sidekicks_loaded_once = True
+        return True
+    if getattr(view, "sidekicks_loaded_once", False) is True:
+        log.info("a load did not finish: the page keeps its bridge")
+        return False
+    log.info("the first load did not finish: the page gets its bridge")
+    return True
 
 
 def follow(verdict: Verdict, url: str, action: str) -> bool:

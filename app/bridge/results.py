@@ -1,36 +1,36 @@
-"""Turns the services' results into the JSON the page receives: here, and nowhere else.
+"""The js_api pywebview gets: the services' exposed methods, each answering the JSON text the page
+receives (here, and nowhere else, results become JSON).
 
-The services return models (app/core/expose.py). pywebview encodes every js_api result with
-`json.dumps(result)` inside `webview.util.js_bridge_call`, which reaches `json` as a global of
-`webview.util`. That global is replaced by a module-like object whose `dumps` encodes pydantic
-models (also inside lists and dicts) by alias, the SPEC's camelCase, and passes a `WireJson`'s
-text through as the JSON it already is. The text is still escaped and quoted by pywebview
-afterwards, exactly as its own output would be. A test runs pywebview's real `js_bridge_call` to
-catch a pywebview that no longer calls `json.dumps` this way.
+The services return models (app/core/expose.py). pywebview encodes a js_api result with plain
+`json.dumps`, which knows no pydantic model. So pywebview is given the page API: one object per
+service of the app's api (`Sidekicks.api`), holding that service's exposed methods and nothing
+else; each calls the service's method and returns its result as JSON text: models by alias (the
+SPEC's camelCase, also inside lists and dicts), a `WireJson` as the text it already is. pywebview
+sends that text as a JSON string, and the page's function (app/bridge/csp.py's closure, in the
+injected script) parses it once more: the page receives the same values as before, and
+`window.pywebview.api.<Service>.<Method>` keeps its parameters (pywebview reads them from the
+signature). The headless api (`Sidekicks.api`, tests, scripts) keeps returning models.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
 
+from app.bridge.allowlist import allowed_calls
 from app.models.wire import WireJson
 
 
-class BridgeJson:
-    """`json`, except that `dumps` encodes models by alias and a `WireJson` as its text."""
-
-    @staticmethod
-    def dumps(value: Any, *args: Any, **kwargs: Any) -> str:
-        if isinstance(value, WireJson):
-            return value.text
-        kwargs.setdefault("default", _model_value)
-        return json.dumps(value, *args, **kwargs)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(json, name)
+def encode(value: Any) -> str:
+    """The JSON text of a result, as the page receives it."""
+    if isinstance(value, WireJson):
+        return value.text
+    return json.dumps(value, default=_model_value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _model_value(value: object) -> Any:
@@ -42,8 +42,41 @@ def _model_value(value: object) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
-def install() -> None:
-    from webview import util
+class PageApi:
+    """The page's view of the app's api: one PageService per service (public attributes)."""
 
-    if not isinstance(getattr(util, "json", None), BridgeJson):
-        util.json = BridgeJson()  # type: ignore[assignment,attr-defined]
+
+class PageService:
+    """One service as the page sees it: its exposed methods, answering JSON text. The service
+    itself is private (pywebview lists public attributes only; the allow-list refuses the rest)."""
+
+    def __init__(self, service: object) -> None:
+        self._service = service
+
+
+def page_api(api: object) -> PageApi:
+    """The js_api for pywebview: every `<Service>.<Method>` allowlist.allowed_calls finds in
+    `api`, answering JSON text."""
+    page = PageApi()
+    methods: dict[str, dict[str, Callable[..., str]]] = {}
+    for name in sorted(allowed_calls(api)):
+        service_name, method_name = name.split(".")
+        service = getattr(api, service_name)
+        function = inspect.getattr_static(type(service), method_name)
+        methods.setdefault(service_name, {})[method_name] = _answering_text(method_name, function)
+    for service_name, namespace in methods.items():
+        kind = type(service_name, (PageService,), namespace)
+        setattr(page, service_name, kind(getattr(api, service_name)))
+    return page
+
+
+def _answering_text(name: str, function: Callable[..., Any]) -> Callable[..., str]:
+    """A PageService method calling the service's `name` and encoding what it returns."""
+
+    @functools.wraps(function)  # keeps __exposed__ (the allow-list reads it) and the name
+    def answer(self: PageService, *args: Any) -> str:
+        return encode(getattr(self._service, name)(*args))
+
+    # pywebview gives the page's function the parameters of the signature it reads.
+    answer.__signature__ = inspect.signature(function)  # type: ignore[attr-defined]
+    return answer

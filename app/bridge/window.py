@@ -25,13 +25,12 @@ from app.bridge import (
     dropped_paths,
     edge_navigation,
     gtk_navigation,
-    http_server,
-    permissions,
     qt_navigation,
     results,
 )
 from app.bridge.backends import gui_backend, running_backend
 from app.bridge.geometry import MIN_SIZE, Geometry, load_geometry, save_geometry
+from app.bridge.http_server import ListeningServer
 from app.bridge.navigation import AppPage
 from app.bridge.pump import EventPump
 from app.bridge.self_test import SelfTest
@@ -104,21 +103,20 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
     import webview
 
     backend = running_backend()
-    csp.install()
-    permissions.install()
-    results.install()
-    allowlist.install()  # issue #13: only the services' exposed methods answer the page
-    http_server.install()  # the page's server listens before the window asks for the page
-    # Each patch's target, for this backend: a changed pywebview stops here (BridgePatchError).
+    # Each patch's target, for this backend: a changed pywebview stops here (BridgePatchError),
+    # as does a backend that would not be this one (checks.load imports it before webview.start).
     checks.verify(backend)
-    checks.install_loaded_check(backend)
+    checks.load(backend)
+    csp.install()
+    page_api = results.page_api(sk.api)  # the services' exposed methods, answering JSON text
+    allowlist.install(backend.bridge_module, page_api)  # issue #13: those methods and no other
     geometry = load_geometry()
     index = ui_index()
     window = webview.create_window(
         TITLE,
         url=str(index) if index.is_file() else None,
         html=None if index.is_file() else MISSING_UI,
-        js_api=sk.api,
+        js_api=page_api,
         width=geometry.width,
         height=geometry.height,
         x=geometry.x,
@@ -187,6 +185,7 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
         webview.start(
             gui=gui_backend(),
             http_server=True,
+            server=ListeningServer,  # listening before the window asks for the page
             private_mode=True,
             icon=str(icon) if icon.is_file() else None,
         )

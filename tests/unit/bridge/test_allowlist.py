@@ -12,7 +12,6 @@ import types
 from typing import Any
 
 import pytest
-import webview
 from webview import util
 
 from app.agents.service import AgentService
@@ -81,15 +80,9 @@ class FakeWindow:
 
 
 @pytest.fixture
-def gate(monkeypatch: pytest.MonkeyPatch) -> allowlist.BridgeCall:
-    """The gate installed for one test; pywebview's own functions are put back afterwards."""
-    monkeypatch.setattr(util, "js_bridge_call", util.js_bridge_call)
-    monkeypatch.setattr(webview, "initialize", webview.initialize)
-    for name, module in list(sys.modules.items()):
-        if name.startswith("webview.platforms.") and hasattr(module, "js_bridge_call"):
-            monkeypatch.setattr(module, "js_bridge_call", module.js_bridge_call)
-    allowlist.install()
-    return util.js_bridge_call
+def gate() -> allowlist.BridgeCall:
+    """pywebview's real `js_bridge_call` behind the gate, allowing what `Api` exposes."""
+    return allowlist.guarded(util.js_bridge_call, allowlist.allowed_calls(Api()))  # type: ignore[arg-type]
 
 
 JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -209,42 +202,22 @@ def test_the_app_allows_exactly_the_exposed_methods_of_its_three_services() -> N
     assert not any(name.split(".")[1].startswith("_") for name in allowed)
 
 
-def test_every_backend_module_gets_the_gate_even_under_another_name(
-    gate: allowlist.BridgeCall, monkeypatch: pytest.MonkeyPatch
+def test_the_gate_replaces_the_running_backends_name_for_the_call_and_only_that_one(
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    original = gate.__wrapped__  # type: ignore[attr-defined]
-    loaded = types.ModuleType("webview.platforms.fake_loaded")
-    loaded.js_bridge_call = original  # type: ignore[attr-defined]
-    loaded.call = original  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, loaded.__name__, loaded)
-    allowlist.cover_loaded_backends()
-    assert loaded.js_bridge_call is gate  # type: ignore[attr-defined]
-    assert loaded.call is gate  # type: ignore[attr-defined]
+    original = util.js_bridge_call
+    backend = types.ModuleType("sidekicks_fake_backend")
+    backend.js_bridge_call = original  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, backend.__name__, backend)
 
+    allowlist.install(backend.__name__, Api())
+    gate = backend.js_bridge_call  # type: ignore[attr-defined]
+    assert gate is not original and gate.__wrapped__ is original
+    assert util.js_bridge_call is original  # util's own name is not the backend's
 
-def test_a_backend_that_webview_start_imports_later_gets_the_gate_too(
-    gate: allowlist.BridgeCall, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    original = gate.__wrapped__  # type: ignore[attr-defined]
-    later = types.ModuleType("webview.platforms.fake_later")
-
-    def import_backend(*args: Any, **kwargs: Any) -> types.ModuleType:
-        later.js_bridge_call = original  # type: ignore[attr-defined]
-        sys.modules[later.__name__] = later
-        return later
-
-    monkeypatch.setattr(webview, "initialize", import_backend)
-    monkeypatch.delitem(sys.modules, later.__name__, raising=False)
-    allowlist.install()
-    try:
-        assert webview.initialize("fake") is later  # type: ignore[attr-defined]
-        assert later.js_bridge_call is gate  # type: ignore[attr-defined]
-    finally:
-        sys.modules.pop(later.__name__, None)
-
-
-def test_installing_twice_keeps_one_gate(gate: allowlist.BridgeCall) -> None:
-    initialize = webview.initialize  # type: ignore[attr-defined]
-    allowlist.install()
-    assert util.js_bridge_call is gate
-    assert webview.initialize is initialize  # type: ignore[attr-defined]
+    allowlist.install(backend.__name__, types.SimpleNamespace())  # again: a new gate, not two
+    again = backend.js_bridge_call  # type: ignore[attr-defined]
+    assert again.__wrapped__ is original
+    window = FakeWindow(Api())
+    again(window, "Service.Current", [], "7")  # the new api exposes nothing
+    assert "isError:true" in window.scripts.get(timeout=5)

@@ -6,8 +6,8 @@ The backends' modules are compiled from their source, never imported (only Qt is
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib.util
-import json
 import logging
 import sys
 import types
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from app.bridge import backends, checks, results
+from app.bridge import backends, checks
 from app.bridge.backends import (
     BACKENDS,
     COCOA,
@@ -75,7 +75,7 @@ def test_every_patch_applies_or_says_why_not_on_every_backend(backend: Backend) 
     said = [*backend.applies, *backend.not_needed, *backend.uncovered]
     assert sorted(said) == sorted(PATCHES)  # each patch once, in one of the three
     assert all(len(why) > 20 for why in [*backend.applies.values(), *backend.not_needed.values()])
-    assert {"csp", "without_eval", "results", "allowlist"} <= set(backend.applies)
+    assert {"csp", "without_eval", "allowlist"} <= set(backend.applies)
 
 
 def test_the_permission_fix_is_qt_only_and_every_backend_has_a_navigation_lock() -> None:
@@ -165,8 +165,9 @@ CHANGES = [
         "    inject_pywebview,\n    load_js_files,\n",
         "bridge injection",
     ),
-    # Qt's classes that permissions.py and qt_navigation.py replace methods of
-    (QT, "def onFeaturePermissionRequested(", "def onPermissionRequested(", "code"),
+    # Qt's window and page, which qt_navigation.py's subclass and page take the place of
+    (QT, "browser = BrowserView(window)", "browser = View(window)", "code"),
+    (QT, "setPage(BrowserView.WebPage(self,", "setPage(Page(self,", "code"),
     (QT, "def on_load_finished(self", "def on_loaded(self", "code"),
     (QT, "loadFinished.connect(self.on_load_finished)", "loadFinished.connect(self.x)", "code"),
     # the handlers the navigation locks replace, and how pywebview reaches them
@@ -211,6 +212,16 @@ def test_changed_backend_code_refuses_to_start_naming_the_backend(
     assert f"pywebview's {what} for the {backend.name} backend changed" in str(refusal.value)
 
 
+def test_a_winforms_no_longer_building_edgechrome_by_name_refuses_naming_edgechromium() -> None:
+    read = mutated(
+        "webview.platforms.winforms",
+        "self.browser = Chromium.EdgeChrome(self,",
+        "self.browser = Browser(self,",
+    )
+    with pytest.raises(BridgePatchError, match=r"code for the edgechromium .*edge_navigation\.py"):
+        checks.verify_backend_code(EDGECHROMIUM, read)
+
+
 def test_a_gui_module_without_evaluate_js_refuses_naming_edgechromium() -> None:
     read = mutated(
         "webview.platforms.winforms", "def evaluate_js(script, uid", "def run(script, uid"
@@ -251,14 +262,19 @@ def test_a_script_that_no_longer_sends_calls_for_a_platform_refuses_for_that_bac
     checks.verify_script(GTK, tmp_path)  # gtkwebkit2 still has its case
 
 
-def test_results_not_encoded_by_results_py_refuse_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_answers_not_sent_through_evaluate_js_refuse_to_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from webview import util
 
-    results.install()
-    checks.verify_results(COCOA)
-    monkeypatch.setattr(util, "json", json)  # pywebview's own json: a WireJson is not sent as is
-    with pytest.raises(BridgePatchError, match="result encoding for the cocoa backend changed"):
-        checks.verify_results(COCOA)
+    checks.verify_answers(COCOA)
+
+    def js_bridge_call(window: Any, func_name: str, param: Any, value_id: str) -> None:
+        window.run_js(f"window.pywebview._answers[{value_id!r}]()")
+
+    monkeypatch.setattr(util, "js_bridge_call", js_bridge_call)
+    with pytest.raises(BridgePatchError, match="bridge answers for the cocoa backend changed"):
+        checks.verify_answers(COCOA)
 
 
 def test_a_run_js_that_wraps_the_script_refuses_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -274,10 +290,19 @@ def test_a_run_js_that_wraps_the_script_refuses_to_start(monkeypatch: pytest.Mon
         checks.verify_run_js(GTK)
 
 
-def test_a_backend_pywebview_falls_back_to_is_refused() -> None:
-    checks.verify_loaded(GTK, types.ModuleType("webview.platforms.gtk"))
-    with pytest.raises(BridgePatchError, match="the gtk backend could not be loaded"):
-        checks.verify_loaded(GTK, types.ModuleType("webview.platforms.qt"))
+def test_the_backend_is_loaded_before_webview_start_and_must_be_the_one_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """pywebview would fall back to another toolkit (or renderer) than the one checked: loaded
+    first, the backend is the one webview.start finds, or the app refuses to start."""
+    assert checks.load(QT).__name__ == "webview.platforms.qt"  # Qt is installed here
+    webkit = types.ModuleType("sidekicks_fake_qt")
+    webkit.renderer = "qtwebkit"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, webkit.__name__, webkit)
+    with pytest.raises(BridgePatchError, match="would run the qtwebkit renderer"):
+        checks.load(dataclasses.replace(QT, gui_module=webkit.__name__))
+    with pytest.raises(BridgePatchError, match="the qt backend could not be loaded"):
+        checks.load(dataclasses.replace(QT, gui_module="sidekicks_no_such_module"))
 
 
 def test_the_running_backend_is_the_systems_own(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -288,16 +313,3 @@ def test_the_running_backend_is_the_systems_own(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(sys, "platform", "linux")
     monkeypatch.setenv(backends.GUI_OVERRIDE, "gtk")
     assert running_backend() is GTK
-
-
-def test_webview_start_refuses_a_backend_it_fell_back_to(monkeypatch: pytest.MonkeyPatch) -> None:
-    """pywebview imports gtk, or falls back to Qt when gi is missing: the check runs right after."""
-    import webview
-
-    loaded = {"module": types.ModuleType("webview.platforms.gtk")}
-    monkeypatch.setattr(webview, "initialize", lambda *_, **__: loaded["module"])
-    checks.install_loaded_check(GTK)
-    assert webview.initialize() is loaded["module"]  # type: ignore[attr-defined]
-    loaded["module"] = types.ModuleType("webview.platforms.qt")
-    with pytest.raises(BridgePatchError, match="pywebview fell back to qt"):
-        webview.initialize()  # type: ignore[attr-defined]

@@ -35,11 +35,10 @@ class EdgeChrome:
 
 @pytest.fixture
 def edge() -> EdgeChrome:
-    class Locked(EdgeChrome):
-        pass
-
-    edge_navigation.lock(Locked, lambda: APP)
-    return Locked()
+    locked = edge_navigation.locked(EdgeChrome, lambda: APP)
+    assert edge_navigation.locked(locked, lambda: APP) is locked  # once is enough
+    edge: EdgeChrome = locked()
+    return edge
 
 
 def starting(url: str, user: bool = False) -> SimpleNamespace:

@@ -12,7 +12,6 @@ import json
 import queue
 import shutil
 import subprocess
-import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -133,7 +132,7 @@ class PageWindow:
     def __init__(self) -> None:
         self.state: dict[str, Any] = {}
         self._functions: dict[str, Any] = {}
-        self._js_api = Api()
+        self._js_api = results.page_api(Api())  # what pywebview gets: answers in JSON text
         self.scripts: queue.Queue[str] = queue.Queue()
 
     def evaluate_js(self, script: str) -> None:
@@ -183,19 +182,10 @@ class Page:
 
 @pytest.fixture(autouse=True)
 def installed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """csp.py, results.py and the allow-list installed for one test, pywebview's own functions
-    put back afterwards (other tests call them)."""
-    import webview
-
+    """csp.py installed for one test, pywebview's own loader put back afterwards (other tests
+    call it)."""
     monkeypatch.setattr(util, "load_js_files", util.load_js_files)
-    monkeypatch.setattr(util, "js_bridge_call", util.js_bridge_call)
-    monkeypatch.setattr(webview, "initialize", webview.initialize)  # type: ignore[attr-defined]
-    for name, module in list(sys.modules.items()):
-        if name.startswith("webview.") and hasattr(module, "js_bridge_call"):
-            monkeypatch.setattr(module, "js_bridge_call", module.js_bridge_call)
     csp.install()
-    results.install()
-    allowlist.install()
 
 
 def round_trip(
@@ -210,7 +200,8 @@ def round_trip(
         if "error" in sent:
             return sent, None
         (message,) = sent["sent"]
-        util.js_bridge_call(window, message["funcName"], message["params"], message["id"])  # type: ignore[arg-type]
+        gate = allowlist.guarded(util.js_bridge_call, allowlist.allowed_calls(window._js_api))  # type: ignore[arg-type]
+        gate(window, message["funcName"], message["params"], message["id"])
         answer = window.scripts.get(timeout=5)
         if not answer_as_is:  # what pywebview's own Window.evaluate_js would send
             answer = f'var value = eval("{util.escape_string(answer)}");'

@@ -1,16 +1,17 @@
-"""The page's HTTP server listens before the window asks for the page (app/bridge/http_server.py).
+"""The page's HTTP server listens before `start_server` returns its address
+(app/bridge/http_server.ListeningServer, given to `webview.start(server=…)`).
 
-pywebview's server binds its port in a thread started just before `start_server` returns the
+pywebview's own server binds its port in a thread started just before `start_server` returns the
 address: on a busy machine the window's first load was refused and the window waited forever.
-These tests make that thread slow on purpose (its bind waits for a timer) and use real sockets.
+These tests use real sockets and pywebview's own server class for comparison.
 """
 
 from __future__ import annotations
 
 import socket
 import threading
+import urllib.error
 import urllib.request
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,33 +19,10 @@ import pytest
 import webview.http as http
 
 from app.bridge import http_server
-from app.bridge.csp import BridgePatchError
+from app.bridge.http_server import ListeningServer, ServerNotListening
+from tests.waiting import wait_for
 
-SLOW_BIND_SECONDS = 0.3  # how late the serving thread binds: the window would ask before
-
-
-@pytest.fixture
-def installed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """http_server installed for one test, pywebview's own server back afterwards."""
-    monkeypatch.setattr(http, "ThreadedAdapter", http.ThreadedAdapter)
-    monkeypatch.setattr(
-        http.BottleServer, "start_server", http.BottleServer.__dict__["start_server"]
-    )
-    http_server.install(listen_seconds=5)
-
-
-@pytest.fixture
-def slow_bind(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The serving thread binds only once a timer fires, as on a loaded machine."""
-    bind = http_server.make_server
-
-    def late_make_server(*args: Any, **kwargs: Any) -> Any:
-        allowed = threading.Event()
-        threading.Timer(SLOW_BIND_SECONDS, allowed.set).start()
-        allowed.wait()
-        return bind(*args, **kwargs)
-
-    monkeypatch.setattr(http_server, "make_server", late_make_server)
+SLOW_BIND_SECONDS = 0.5  # how late pywebview's serving thread binds in the comparison below
 
 
 @pytest.fixture
@@ -54,86 +32,87 @@ def page(tmp_path: Path) -> Path:
     return index
 
 
-def held_port() -> socket.socket:
-    """A port another program listens on."""
-    holder = socket.socket()
-    holder.bind(("127.0.0.1", 0))
-    holder.listen()
-    return holder
+def fetch(address: str, path: str = "index.html") -> tuple[str, Any]:
+    with urllib.request.urlopen(address + path, timeout=5) as answer:
+        return str(answer.read().decode("utf-8")), answer.headers
 
 
-def ports(*given: int) -> Callable[[], int]:
-    queue = list(given)
-    return lambda: queue.pop(0) if len(queue) > 1 else queue[0]
+def accepts(port: int) -> bool:
+    """Whether something listens on the port right now (one attempt, no waiting)."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
 
 
-def fetch(address: str) -> str:
-    with urllib.request.urlopen(address + "index.html", timeout=5) as answer:
-        return str(answer.read().decode("utf-8"))
+def test_it_is_pywebviews_server_given_the_public_way() -> None:
+    assert issubclass(ListeningServer, http.BottleServer)
 
 
-@pytest.mark.usefixtures("installed", "slow_bind")
-def test_the_page_is_served_as_soon_as_start_server_returns_even_when_its_thread_binds_late(
-    page: Path,
-) -> None:
-    address, _, server = http.BottleServer.start_server([str(page)], None)
+def test_the_server_listens_when_start_server_returns(page: Path) -> None:
+    address, common, server = ListeningServer.start_server([str(page)], None)
 
-    with socket.create_connection(("127.0.0.1", server.port), timeout=1):
-        pass  # refused when start_server returns before the thread listens
-    assert "<title>Sidekicks</title>" in fetch(address)
+    assert accepts(server.port)  # no wait: refused if it returned before listening
+    assert address == f"http://127.0.0.1:{server.port}/"
+    assert common == str(page.parent)
+    assert server.running and server.common_path == str(page.parent)  # what Window reads
+    text, headers = fetch(address)
+    assert "<title>Sidekicks</title>" in text
+    theirs, _, _ = http.BottleServer.start_server([str(page)], None)
+    assert wait_for(lambda: accepts(int(theirs.rsplit(":", 1)[1].strip("/"))), 10, what="theirs")
+    their_text, their_headers = fetch(theirs)
+    assert text == their_text  # served as pywebview's own server serves it
+    assert headers.get("Cache-Control") == their_headers.get("Cache-Control")
 
 
-@pytest.mark.usefixtures("installed")
-def test_a_port_another_program_took_meanwhile_means_another_port(
+def test_pywebviews_own_server_can_return_before_it_listens(
     page: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with held_port() as holder, socket.socket() as spare:
-        spare.bind(("127.0.0.1", 0))
-        free = spare.getsockname()[1]
-        spare.close()
-        taken = holder.getsockname()[1]
-        monkeypatch.setattr(http, "_get_random_port", ports(taken, free))
+    """The race the subclass removes, shown on pywebview's own server: its thread binds late."""
+    bind = http.make_server
+    allowed = threading.Event()
 
-        address, _, server = http.BottleServer.start_server([str(page)], None)
+    def late_make_server(*args: Any, **kwargs: Any) -> Any:
+        allowed.wait(10)
+        return bind(*args, **kwargs)
 
-        assert server.port == free  # not the port the other program answers on
-        assert "<title>Sidekicks</title>" in fetch(address)
+    monkeypatch.setattr(http, "make_server", late_make_server)
+    _, _, server = http.BottleServer.start_server([str(page)], None)
+    try:
+        assert not accepts(server.port)  # returned, and nothing listens yet
+    finally:
+        allowed.set()
 
 
-@pytest.mark.usefixtures("installed")
-def test_a_server_that_can_never_listen_is_an_error_naming_each_port_and_why(
+def test_the_server_serves_the_pages_folder_only(page: Path, tmp_path: Path) -> None:
+    (tmp_path.parent / "secret.txt").write_text("not for the page", encoding="utf-8")
+    address, _, _ = ListeningServer.start_server([str(page)], None)
+    with pytest.raises(urllib.error.HTTPError):
+        fetch(address, "../secret.txt")
+    with pytest.raises(urllib.error.HTTPError):  # pywebview's /js_api/ endpoint is not served
+        urllib.request.urlopen(urllib.request.Request(address + "js_api/x", data=b"{}"), timeout=5)
+
+
+def test_a_port_that_cannot_be_bound_is_a_clear_error(
     page: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with held_port() as holder:
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(98, "Address already in use")
+
+    monkeypatch.setattr(http_server, "make_server", refused)
+    with pytest.raises(ServerNotListening) as error:
+        ListeningServer.start_server([str(page)], None)
+    assert str(error.value) == (
+        "the window's page server could not listen "
+        "(port chosen by the system: [Errno 98] Address already in use)"
+    )
+
+
+def test_a_port_asked_for_and_taken_by_another_program_is_a_clear_error(page: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
         taken = holder.getsockname()[1]
-        monkeypatch.setattr(http, "_get_random_port", ports(taken))
-
-        with pytest.raises(http_server.ServerNotListening) as refused:
-            http.BottleServer.start_server([str(page)], None)
-
-    message = str(refused.value)
-    assert message.count(f"port {taken}:") == http_server.ATTEMPTS
-    assert "in use" in message.lower() or "address" in message.lower()
-
-
-@pytest.mark.usefixtures("installed")
-def test_installing_twice_wraps_start_server_once(page: Path) -> None:
-    wrapped = http.BottleServer.__dict__["start_server"]
-    http_server.install()
-    assert http.BottleServer.__dict__["start_server"] is wrapped
-
-
-def test_pywebview_as_installed_is_what_the_patch_expects() -> None:
-    http_server.verify("qt")  # raises on a changed pywebview
-
-
-def test_a_start_server_no_longer_using_the_adapter_stops_the_app(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    def start_server(cls: Any, urls: list[str], http_port: int | None) -> Any:
-        return ("http://127.0.0.1:1/", None, cls())
-
-    monkeypatch.setattr(http.BottleServer, "start_server", classmethod(start_server))
-
-    with pytest.raises(BridgePatchError, match=r"http_server\.py"):
-        http_server.verify("qt")
+        with pytest.raises(ServerNotListening, match=rf"could not listen \(port {taken}: "):
+            ListeningServer.start_server([str(page)], taken)

@@ -1,11 +1,13 @@
 """Qt: a refused navigation keeps the page's bridge; a first load Qt reports as unfinished still
-gets it (app/bridge/qt_navigation.keep_the_bridge_on_refused_loads)."""
+gets it (app/bridge/qt_navigation.locked_browser_view, on a stand-in for pywebview's
+BrowserView)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.bridge.qt_navigation import keep_the_bridge_on_refused_loads
+from app.bridge.navigation import AppPage
+from app.bridge.qt_navigation import locked_browser_view
 
 
 def stand_in_view() -> Any:
@@ -18,8 +20,9 @@ def stand_in_view() -> Any:
         def on_load_finished(self) -> None:
             self.injected += 1
 
-    keep_the_bridge_on_refused_loads(BrowserView)
-    return BrowserView()
+    locked = locked_browser_view(BrowserView, lambda: AppPage("http://127.0.0.1:1/index.html"))
+    assert locked_browser_view(locked, lambda: AppPage(None)) is locked  # once is enough
+    return locked()
 
 
 def test_a_load_that_finished_gets_the_bridge() -> None:

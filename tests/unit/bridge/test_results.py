@@ -1,8 +1,10 @@
-"""Results cross pywebview's real bridge function as JSON: models by alias (camelCase), WireJson
-as the text it already is."""
+"""The page API answers JSON text (models by alias, camelCase; WireJson as the text it already
+is), which crosses pywebview's real bridge function as a JSON string the page parses once more
+(csp.py's closure): the page receives the values it always did."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import queue
 from typing import Any
@@ -29,9 +31,11 @@ class FakeWindow:
 
 
 class Service:
+    @exposed
     def Encoded(self) -> WireJson[Any]:
         return WireJson('{"text":"it\'s \\"quoted\\" \\\\ é","more":true}')
 
+    @exposed
     def Plain(self) -> dict[str, Any]:
         return {"text": "plain", "n": 1}
 
@@ -46,39 +50,51 @@ class Service:
             stop_reason="end_turn",
         )
 
+    @exposed
     def Models(self) -> dict[str, list[Problem]]:
         return {"problems": [Problem(line=1, column=2, message="it's \\ wrong")]}
 
+    @exposed
+    def Nothing(self) -> None:
+        return None
+
+    def NotExposed(self) -> str:
+        return "public but not exposed"
+
 
 class Api:
-    Service = Service()
+    def __init__(self) -> None:
+        self.Service = Service()
+        self._private = Service()
 
 
-def returned_value(window: FakeWindow, name: str, *params: Any) -> Any:
-    """Runs pywebview's bridge call and decodes what the page would: the single-quoted JS
-    string literal in the script (pywebview escapes backslashes and quotes), then JSON."""
+def page_value(name: str, *params: Any) -> Any:
+    """Runs pywebview's bridge call on the page API and decodes what the page would: the
+    single-quoted JS string literal in the script (pywebview escapes backslashes and quotes),
+    JSON (pywebview's `JSON.parse`), then JSON again (csp.py's closure)."""
+    window = FakeWindow(results.page_api(Api()))
     util.js_bridge_call(window, f"Service.{name}", list(params), "id-1")  # type: ignore[arg-type]
     script = window.scripts.get(timeout=5)
     assert "isError" not in script, script
     literal = script[script.index("{value: '") + len("{value: '") : script.rindex("'}")]
-    text = literal.replace("\\'", "'").replace("\\\\", "\\")
+    text = json.loads(literal.replace("\\'", "'").replace("\\\\", "\\"))
+    assert isinstance(text, str)  # what pywebview sends is the page API's JSON text
     return json.loads(text)
 
 
 def test_a_wire_json_result_reaches_the_page_as_its_own_text() -> None:
-    results.install()
-    value = returned_value(FakeWindow(Api()), "Encoded")
-    assert value == {"text": 'it\'s "quoted" \\ é', "more": True}
+    assert page_value("Encoded") == {"text": 'it\'s "quoted" \\ é', "more": True}
+    service = results.page_api(Api()).Service  # type: ignore[attr-defined]
+    assert service.Encoded() == Service().Encoded().text  # the very text, not re-encoded
 
 
 def test_other_results_are_encoded_by_json_as_before() -> None:
-    results.install()
-    assert returned_value(FakeWindow(Api()), "Plain") == {"text": "plain", "n": 1}
+    assert page_value("Plain") == {"text": "plain", "n": 1}
+    assert page_value("Nothing") is None
 
 
 def test_a_model_result_reaches_the_page_as_camel_case_json() -> None:
-    results.install()
-    value = returned_value(FakeWindow(Api()), "Model", "m1", None)  # the page left `agent` out
+    value = page_value("Model", "m1", None)  # the page left `agent` out
     assert value == {
         "id": "m1",
         "channel": "c1",
@@ -96,16 +112,33 @@ def test_a_model_result_reaches_the_page_as_camel_case_json() -> None:
 
 
 def test_models_inside_lists_and_dicts_are_encoded_too() -> None:
-    results.install()
-    value = returned_value(FakeWindow(Api()), "Models")
-    assert value == {
+    assert page_value("Models") == {
         "problems": [{"line": 1, "column": 2, "message": "it's \\ wrong", "warning": False}]
     }
 
 
-def test_installing_twice_keeps_one_wrapper() -> None:
-    results.install()
-    first = util.json
-    results.install()
-    assert util.json is first
-    assert util.json.loads("[1]") == [1]  # the rest of json is still there
+def test_the_page_api_holds_the_exposed_methods_only_with_their_parameters() -> None:
+    page = results.page_api(Api())
+    assert [name for name in vars(page) if not name.startswith("_")] == ["Service"]
+    service = page.Service  # type: ignore[attr-defined]
+    public = {name for name in dir(service) if not name.startswith("_")}
+    assert public == {"Encoded", "Plain", "Model", "Models", "Nothing"}
+    # pywebview reads the page function's parameters from the signature (its first one dropped)
+    assert inspect.getfullargspec(service.Model).args == ["self", "id", "agent"]
+    assert getattr(type(service).Model, "__exposed__", False) is True  # the allow-list reads it
+
+
+def test_an_error_still_reaches_the_page_as_pywebviews_error() -> None:
+    class Failing:
+        @exposed
+        def Fail(self) -> None:
+            raise ValueError("a sentence for the person")
+
+    class FailingApi:
+        def __init__(self) -> None:
+            self.Failing = Failing()
+
+    window = FakeWindow(results.page_api(FailingApi()))
+    util.js_bridge_call(window, "Failing.Fail", [], "id-2")  # type: ignore[arg-type]
+    script = window.scripts.get(timeout=5)
+    assert "isError: true" in script and "a sentence for the person" in script
