@@ -15,31 +15,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.acp.errors import AgentStartError, with_stderr
+from app.agents.connecting import connection_for
 from app.agents.credentials.store import Credentials
+from app.agents.idle import IdleStops
 from app.agents.limits import make_room
-from app.agents.runtime import AgentRuntime, launch
+from app.agents.runtime import AgentRuntime
 from app.agents.sign_in import load_saved, sign_in_saved
-from app.config.model import AgentDef, Config
+from app.config.model import Config
 from app.core.errors import UserError
+from app.core.tasks import Background
 from app.events import names
 from app.events.bus import EventBus
 from app.events.payloads import AgentLog, AgentStateChanged
-from app.i18n import N_, _
-from app.i18n.text import Text, lazy
+from app.i18n import _
+from app.i18n.text import Text
 from app.models.agents import AgentInfo, AgentState
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
-
-log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -63,8 +63,14 @@ class Supervisor:
         self._agents: dict[str, AgentRuntime] = {}
         self._config = Config()
         self.config_dir = Path.home()
-        self._idle_task: asyncio.Task[None] | None = None
-        self._stop_tasks: set[asyncio.Task[None]] = set()
+        self.idle = IdleStops(
+            lambda: list(self._agents.values()),
+            lambda: self._config.limits.stop_idle_agents_after,
+            self._stop_running,
+            self.tuning.idle_check_period,
+            self.tuning.clock,
+        )
+        self._stops = Background()  # stops that nobody waits for; `stop_all` does
 
     # ---- configuration -----------------------------------------------------------------------
 
@@ -78,7 +84,7 @@ class Supervisor:
                 runtime.removed = True
                 del self._agents[name]
                 if runtime.running:
-                    self._spawn_stop(runtime)
+                    self._stops.start(self._stop(runtime))
         ordered: dict[str, AgentRuntime] = {}
         for name, definition in wanted.items():
             existing = self._agents.get(name)
@@ -97,7 +103,7 @@ class Supervisor:
         for runtime in ordered.values() if new_language else ():  # reasons said in it now
             if runtime.error:
                 self._emit_state(runtime)
-        self._ensure_idle_task()
+        self.idle.watch()
 
     # ---- queries -----------------------------------------------------------------------------
 
@@ -151,7 +157,10 @@ class Supervisor:
         conn: AgentConnection | None = None
         try:
             saved = await load_saved(self, runtime)
-            conn = self._connection_for(runtime, definition, saved.values if saved else {})
+            values = saved.values if saved else {}
+            conn = connection_for(
+                runtime, definition, self.config_dir, values, self._bus, self._failed, self.announce
+            )
             await conn.start(timeout=self.tuning.initialize_timeout)
             runtime.conn, runtime.started_with = conn, definition
             runtime.auth_methods = conn.auth_methods
@@ -185,43 +194,6 @@ class Supervisor:
         runtime.logs.append(line)
         self._bus.emit(names.AGENT_LOG, AgentLog(agent=runtime.name, line=line))
 
-    def _connection_for(
-        self, runtime: AgentRuntime, definition: AgentDef, saved: dict[str, str]
-    ) -> AgentConnection:
-        from app.agents.env_auth import EnvAuthConnection  # the SDK loads with the first agent
-
-        command, env, cwd = launch(definition, self.config_dir)
-        env = {**env, **saved}  # saved sign-in values override the YAML `env:` (newer intent)
-
-        def on_log(line: str) -> None:
-            self._bus.emit(names.AGENT_LOG, AgentLog(agent=definition.name, line=line))
-
-        def on_exit(code: int | None) -> None:
-            reason = lazy(N_("the agent stopped by itself (exit code {code})"), code=code)
-            self._failed(runtime, conn, reason)
-
-        def on_lost(reason: Text) -> None:
-            self._failed(runtime, conn, reason)
-
-        def on_sign_in_needed(needed: bool) -> None:
-            if runtime.conn is conn and runtime.needs_sign_in != needed:
-                runtime.needs_sign_in = needed
-                self._emit_state(runtime)
-
-        conn = EnvAuthConnection(
-            command,
-            env,
-            cwd,
-            on_log,
-            on_exit,
-            definition.mcp_servers,
-            runtime.logs,
-            on_lost,
-            on_sign_in_needed,
-        )
-        conn.yaml_env = frozenset(k for k, v in definition.env.items() if v)
-        return conn
-
     def _failed(self, runtime: AgentRuntime, conn: AgentConnection, reason: Text) -> None:
         """The agent exited by itself or its connection was lost: `error`, with the reason and
         its last stderr lines, and what is left of it stopped (a process that no longer talks,
@@ -231,7 +203,7 @@ class Supervisor:
         runtime.conn, runtime.users = None, 0
         runtime.error = with_stderr(reason, conn.stderr_tail())
         self._set_state(runtime, "error")
-        self._track(conn.stop(self.tuning.stdin_grace, self.tuning.term_grace))
+        self._stops.start(conn.stop(self.tuning.stdin_grace, self.tuning.term_grace))
 
     async def stop(self, name: str) -> None:
         runtime = self.runtime(name)
@@ -265,24 +237,12 @@ class Supervisor:
         await self.stop(name)
         return await self.start(name)
 
-    def _spawn_stop(self, runtime: AgentRuntime) -> None:
-        self._track(self._stop(runtime))
-
-    def _track(self, stopping: Coroutine[Any, Any, None]) -> None:
-        """Runs a stop in the background; `stop_all` waits for it."""
-        task = asyncio.get_running_loop().create_task(stopping)
-        self._stop_tasks.add(task)
-        task.add_done_callback(self._stop_tasks.discard)
-
     async def stop_all(self) -> None:
         """Stops every agent in parallel (closing the app takes at most ~8 s, not 8 s each)."""
-        if self._idle_task is not None:
-            self._idle_task.cancel()
-            self._idle_task = None
+        self.idle.end()
         runtimes = [r for r in self._agents.values() if r.running]
         await asyncio.gather(*(self._stop(r) for r in runtimes), return_exceptions=True)
-        if self._stop_tasks:
-            await asyncio.gather(*list(self._stop_tasks), return_exceptions=True)
+        await self._stops.wait()
 
     # ---- use by conversations ----------------------------------------------------------------
 
@@ -309,31 +269,11 @@ class Supervisor:
         if runtime.users == 0 and runtime.state == "busy":
             self._set_state(runtime, "ready")
 
-    # ---- limits ------------------------------------------------------------------------------
+    # ---- limits (idle stops: app/agents/idle.py) -------------------------------------------------
 
     async def _make_room(self, starting: AgentRuntime) -> None:
         limit = self._config.limits.max_running_agents
         await make_room(lambda: list(self._agents.values()), starting, limit, self._stop_running)
-
-    def _ensure_idle_task(self) -> None:
-        if self._idle_task is None or self._idle_task.done():
-            self._idle_task = asyncio.get_running_loop().create_task(self._idle_loop())
-
-    async def _idle_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.tuning.idle_check_period)
-            await self.stop_idle()
-
-    async def stop_idle(self) -> None:
-        after = self._config.limits.stop_idle_agents_after
-        if after <= 0:
-            return
-        now = self.tuning.clock()
-        for runtime in list(self._agents.values()):
-            idle = runtime.state == "ready" and runtime.users == 0
-            if idle and now - runtime.last_used >= after:
-                log.info("stopping %s: idle for %.0f s", runtime.name, now - runtime.last_used)
-                await self._stop_running(runtime)
 
     # ---- events ------------------------------------------------------------------------------
 

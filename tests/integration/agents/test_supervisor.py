@@ -304,7 +304,7 @@ def test_idle_stop_never_happens_when_the_limit_is_zero(make_app) -> None:
     sk, _ = make_app(agent_yaml("a"), tuning, idle="0")
     sk.api.AgentService.Start("a")
     clock.now += 10**9
-    sk._core.run(sk._supervisor.stop_idle())
+    sk._core.run(sk._supervisor.idle.check())
     assert agent(sk, "a").state == "ready"
 
 
