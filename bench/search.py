@@ -8,7 +8,7 @@
            file), timed until it is in step; the index's size on disk beside the LMDB file
   queries: 200 queries of 8 shapes (common word, rare word, a prefix being typed, a longer
            prefix, a phrase, two words, no match, one conversation's), each asked 3 times, by
-           `ChannelService.Search` as pywebview's bridge runs it (the call, then its JSON text),
+           `SearchService.Search` as pywebview's bridge runs it (the call, then its JSON text),
            on a headless Sidekicks opened on that history: p50 and p99 per shape
   anchor:  the raw FTS5 query for the same text (`SELECT rowid … MATCH … ORDER BY rowid DESC
            LIMIT 51`, no snippets, no rows, no JSON) on its own connection; and one
@@ -196,8 +196,8 @@ def main() -> None:
         anchor: dict[str, list[float]] = {shape: [] for shape in queries}
         found: dict[str, list[int]] = {shape: [] for shape in queries}
         with Sidekicks(config=config) as sk:
-            channels = sk.api.ChannelService
-            while channels.Search("x").indexing:
+            channels, search = sk.api.ChannelService, sk.api.SearchService
+            while search.Search("x").indexing:
                 time.sleep(0.05)
             conversation = [
                 timed(lambda: bridge.dumps(channels.Conversation(big))) for _ in range(50)
@@ -218,10 +218,10 @@ def main() -> None:
                             )
                         )
                         service[shape].append(
-                            timed(lambda t=text, c=channel: bridge.dumps(channels.Search(t, c)))
+                            timed(lambda t=text, c=channel: bridge.dumps(search.Search(t, c)))
                         )
                         if _round == 0:
-                            found[shape].append(len(channels.Search(text, channel).results))
+                            found[shape].append(len(search.Search(text, channel).results))
         raw.close()
         adds = measure_add(target, names, small)
 

@@ -1,4 +1,4 @@
-"""The page calls the three services through pywebview and receives events live."""
+"""The page calls the services through pywebview and receives events live."""
 
 from __future__ import annotations
 
@@ -8,9 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Error, Page
 
-from app.agents.service import AgentService
-from app.channels.service import ChannelService
-from app.config.service import ConfigService
+from app.api import service_classes
 from tests.e2e.window import api, record_events, recorded
 from tests.waiting import wait_for
 
@@ -25,16 +23,13 @@ def exposed_methods(service: type) -> list[str]:
     )
 
 
-def test_the_page_reaches_the_three_services_and_nothing_else(window: Page) -> None:
+def test_the_page_reaches_the_services_and_nothing_else(window: Page) -> None:
     reachable = window.evaluate(
         """() => Object.fromEntries(Object.entries(window.pywebview.api)
               .map(([k, v]) => [k, Object.keys(v).sort()]))"""
     )
-    assert reachable == {
-        "AgentService": exposed_methods(AgentService),
-        "ChannelService": exposed_methods(ChannelService),
-        "ConfigService": exposed_methods(ConfigService),
-    }
+    assert reachable == {s.__name__: exposed_methods(s) for s in service_classes()}
+    assert {"AgentService", "ChannelService", "ConfigService", "SearchService"} <= set(reachable)
 
 
 def test_each_service_answers_the_page_in_camel_case(window: Page, e2e_config: Path) -> None:

@@ -92,7 +92,7 @@ def test_an_answer_while_the_window_is_away_is_notified_counted_and_opened_by_a_
         badge.wait_for(state="detached", timeout=WAIT)
         page.wait_for_function("() => document.title === 'Sidekicks'", timeout=WAIT)
         wait_for(lambda: "window title: Sidekicks" in log.read_text(), timeout=10)
-        assert api(page, "ChannelService", "Attention")["total"] == 0
+        assert api(page, "InboxService", "Attention")["total"] == 0
 
 
 def test_the_app_reopens_on_the_conversation_last_on_screen(tmp_path: Path) -> None:

@@ -131,7 +131,7 @@ def test_copy_puts_the_markdown_on_the_clipboard_and_a_pasted_link_opens_the_mes
     shoot(page, shots, "toolbar")
     act(page, answer, "copy")
     page.wait_for_selector("[data-testid=action-status]:has-text('Copied')")
-    markdown = api(page, "ChannelService", "MessageMarkdown", links, answer)
+    markdown = api(page, "ExportService", "MessageMarkdown", links, answer)
     assert "**bold** and `code`" in markdown
     assert paste_in_composer(page) == markdown
     assert page.evaluate("document.activeElement?.dataset.testid") == "composer-input"

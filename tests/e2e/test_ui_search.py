@@ -204,7 +204,7 @@ def test_ctrl_k_finds_a_message_and_opens_its_conversation_at_it(app: Page, shot
     page.evaluate(
         """() => {
             window.__around = 0;
-            const api = window.pywebview.api.ChannelService;
+            const api = window.pywebview.api.SearchService;
             const around = api.Around;
             api.Around = (...args) => { window.__around++; return around(...args); };
         }"""
@@ -247,7 +247,7 @@ def test_a_long_conversation_opens_at_an_old_message_and_pages_down_to_the_lates
     page.evaluate(
         """() => {
             window.__newer = 0;
-            const api = window.pywebview.api.ChannelService;
+            const api = window.pywebview.api.SearchService;
             const newer = api.Newer;
             api.Newer = (...args) => { window.__newer++; return newer(...args); };
         }"""

@@ -44,11 +44,11 @@ def test_an_answer_finishing_while_the_window_is_away_is_notified_counted_and_op
         channels = sk.api.ChannelService
         direct = channels.Direct("demo")
         other = channels.Create("general")
-        channels.Viewing(other.id, False)
+        sk.api.InboxService.Viewing(other.id, False)
         channels.Send(direct.id, "/echo The **build** passed\nsecond line")
         [shown] = server.wait_for_shown(1, timeout=30)
         assert (shown.title, shown.body) == ("Demo", "The build passed")
-        counts = channels.Attention()
+        counts = sk.api.InboxService.Attention()
         assert (counts.unread, counts.total) == ({direct.id: 1}, 1)
         assert window_title(counts.total) == "(1) Sidekicks"
         assert events.named(names.ATTENTION_CHANGED)[-1]["total"] == 1
@@ -58,8 +58,8 @@ def test_an_answer_finishing_while_the_window_is_away_is_notified_counted_and_op
         answers = [m for m in channels.Conversation(direct.id)["messages"] if m["role"] == "agent"]
         assert opened == {"channel": direct.id, "messageId": answers[-1]["id"]}
 
-        assert channels.Viewing(direct.id, True).total == 0
-        assert channels.LastViewed() == direct.id
+        assert sk.api.InboxService.Viewing(direct.id, True).total == 0
+        assert sk.api.InboxService.LastViewed() == direct.id
 
 
 def test_a_permission_request_while_the_window_is_away_is_notified_and_counted(
@@ -68,12 +68,12 @@ def test_a_permission_request_while_the_window_is_away_is_notified_and_counted(
     with open_app(tmp_path) as sk:
         channels = sk.api.ChannelService
         direct = channels.Direct("demo")
-        channels.Viewing(direct.id, False)
+        sk.api.InboxService.Viewing(direct.id, False)
         channels.Send(direct.id, "please refactor the parser")  # the demo asks before editing
         shown = server.wait_for_shown(1, timeout=30)
         assert shown[0].title == "Demo"
         assert shown[0].body.startswith("Wants to use ")
-        assert channels.Attention().permissions == 1
+        assert sk.api.InboxService.Attention().permissions == 1
 
 
 def test_with_notifications_off_the_answer_counts_but_is_not_shown(
@@ -84,9 +84,11 @@ def test_with_notifications_off_the_answer_counts_but_is_not_shown(
         sk.events.subscribe(events)
         channels = sk.api.ChannelService
         direct = channels.Direct("demo")
-        channels.Viewing("", False)
+        sk.api.InboxService.Viewing("", False)
         channels.Send(direct.id, "/echo quiet")
-        wait_for(lambda: channels.Attention().total == 1, timeout=30, what="the unread answer")
+        wait_for(
+            lambda: sk.api.InboxService.Attention().total == 1, timeout=30, what="the unread answer"
+        )
         # Turned on again: the next answer is shown, and it is the first one shown (the notifier
         # keeps the order its notices come in, so a notice for "quiet" would have come first).
         sk.api.ConfigService.Save(CONFIG)
@@ -98,11 +100,11 @@ def test_with_notifications_off_the_answer_counts_but_is_not_shown(
 def test_the_conversation_last_viewed_is_reopened_after_a_restart(tmp_path: Path) -> None:
     with open_app(tmp_path) as sk:
         direct = sk.api.ChannelService.Direct("demo")
-        sk.api.ChannelService.Viewing(direct.id, True)
+        sk.api.InboxService.Viewing(direct.id, True)
     with Sidekicks(config=tmp_path / "config.yaml") as again:
-        assert again.api.ChannelService.LastViewed() == direct.id
+        assert again.api.InboxService.LastViewed() == direct.id
         again.api.ChannelService.Delete(direct.id)
-        assert again.api.ChannelService.LastViewed() == ""
+        assert again.api.InboxService.LastViewed() == ""
 
 
 def test_another_configuration_has_its_own_counts_and_conversation_to_reopen(
@@ -115,18 +117,20 @@ def test_another_configuration_has_its_own_counts_and_conversation_to_reopen(
     with open_app(first) as sk:
         channels = sk.api.ChannelService
         direct = channels.Direct("demo")
-        channels.Viewing(direct.id, True)
-        channels.Viewing("", False)
+        sk.api.InboxService.Viewing(direct.id, True)
+        sk.api.InboxService.Viewing("", False)
         channels.Send(direct.id, "/echo unread")
-        wait_for(lambda: channels.Attention().total == 1, timeout=30, what="the unread answer")
+        wait_for(
+            lambda: sk.api.InboxService.Attention().total == 1, timeout=30, what="the unread answer"
+        )
 
         (second / "config.yaml").write_text(CONFIG, encoding="utf-8")
         sk.api.ConfigService.Open(str(second / "config.yaml"))
-        assert channels.Attention().total == 0
-        assert channels.LastViewed() == ""
+        assert sk.api.InboxService.Attention().total == 0
+        assert sk.api.InboxService.LastViewed() == ""
         other = channels.Create("elsewhere")
-        channels.Viewing(other.id, True)
+        sk.api.InboxService.Viewing(other.id, True)
 
         sk.api.ConfigService.Open(str(first / "config.yaml"))
-        assert channels.LastViewed() == direct.id  # unread counts live for the run only
-        assert channels.Attention().total == 0
+        assert sk.api.InboxService.LastViewed() == direct.id  # unread counts live for the run only
+        assert sk.api.InboxService.Attention().total == 0

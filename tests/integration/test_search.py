@@ -43,8 +43,10 @@ class App:
 
     def search(self, query: str, channel: str = "") -> dict[str, Any]:
         """Once the index is in step (the catch-up after a start runs in the background)."""
-        wait_for(lambda: not self.channels.Search("x").indexing, timeout=20, what="indexed")
-        results: dict[str, Any] = self.channels.Search(query, channel).wire()
+        wait_for(
+            lambda: not self.sk.api.SearchService.Search("x").indexing, timeout=20, what="indexed"
+        )
+        results: dict[str, Any] = self.sk.api.SearchService.Search(query, channel).wire()
         return results
 
 
@@ -110,7 +112,7 @@ def test_a_search_in_one_conversation_and_a_deleted_channel_s_results(
     app.channels.Delete(room)
     assert [hit["channel"] for hit in app.search("saffron")["results"]] == [direct, direct]
     with pytest.raises(UserError, match="no channel"):
-        app.channels.Search("saffron", room)
+        app.sk.api.SearchService.Search("saffron", room)
 
 
 def in_room_question(app: App, room: str) -> str:
@@ -143,17 +145,17 @@ def test_a_conversation_opens_around_a_message_found_and_reads_on_after_it(
     direct = app.channels.Direct("demo").id
     said = [app.say(direct, f"/echo turn {n}") for n in range(3)]
     (found,) = [h for h in app.search('"turn 1"')["results"] if h["role"] == "agent"]
-    page = app.channels.Around(direct, found["messageId"])
+    page = app.sk.api.SearchService.Around(direct, found["messageId"])
     everything = app.channels.Conversation(direct)["messages"]
     assert page["messages"] == everything
     assert (page["more"], page["moreAfter"]) == (False, False)
-    newer = app.channels.Newer(direct, said[0][0])
+    newer = app.sk.api.SearchService.Newer(direct, said[0][0])
     assert newer["messages"] == everything[1:]
     assert newer["moreAfter"] is False
     with pytest.raises(UserError, match="no longer in the history"):
-        app.channels.Around(direct, "01NOSUCHMESSAGE00000000000")
+        app.sk.api.SearchService.Around(direct, "01NOSUCHMESSAGE00000000000")
     with pytest.raises(UserError, match="no longer in the history"):
-        app.channels.Newer(direct, "01NOSUCHMESSAGE00000000000")
+        app.sk.api.SearchService.Newer(direct, "01NOSUCHMESSAGE00000000000")
 
 
 def test_hostile_or_empty_queries_answer_without_an_error(start: Callable[[], App]) -> None:
@@ -165,4 +167,4 @@ def test_hostile_or_empty_queries_answer_without_an_error(start: Callable[[], Ap
         assert isinstance(results["results"], list)
     assert app.search("!!!") == {"results": [], "more": False, "indexing": False}
     with pytest.raises(UserError, match="at most 1000 characters"):
-        app.channels.Search("x" * 1001)
+        app.sk.api.SearchService.Search("x" * 1001)

@@ -33,20 +33,22 @@ def test_a_message_found_in_a_long_history_opens_in_the_middle_of_its_page_and_r
 
     with Sidekicks(config=config) as sk:
         channels = sk.api.ChannelService
-        wait_for(lambda: not channels.Search("x").indexing, timeout=20, what="caught up")
-        (hit,) = channels.Search('"message 120"').results
+        wait_for(
+            lambda: not sk.api.SearchService.Search("x").indexing, timeout=20, what="caught up"
+        )
+        (hit,) = sk.api.SearchService.Search('"message 120"').results
         assert (hit.message_id, hit.channel_name) == (added[120].id, "long")
 
-        page = channels.Around(channel.id, hit.message_id)
+        page = sk.api.SearchService.Around(channel.id, hit.message_id)
         ids = [m["id"] for m in page["messages"]]
         assert ids == [m.id for m in added[70:170]]  # 50 before it, it, 49 after
         assert (page["more"], page["moreAfter"]) == (True, True)
 
-        newer = channels.Newer(channel.id, ids[-1])
+        newer = sk.api.SearchService.Newer(channel.id, ids[-1])
         assert [m["id"] for m in newer["messages"]] == [m.id for m in added[170:250]]
         assert newer["moreAfter"] is False
         older = channels.Older(channel.id, ids[0])
         assert [m["id"] for m in older["messages"]] == [m.id for m in added[0:70]]
 
         with pytest.raises(UserError, match="this message is no longer in the history"):
-            channels.Around(channel.id, new_id())
+            sk.api.SearchService.Around(channel.id, new_id())

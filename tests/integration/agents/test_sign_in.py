@@ -110,7 +110,7 @@ def test_an_agent_that_asks_for_authentication_is_flagged_as_needing_a_sign_in(
 def test_signing_in_with_the_agents_own_method_lets_it_answer(codex: App) -> None:
     codex.send("codex", "hello")
     since = codex.log.mark()
-    info = codex.sk.api.AgentService.SignIn("codex", "chatgpt", {})
+    info = codex.sk.api.SignInService.SignIn("codex", "chatgpt", {})
     assert info.needs_sign_in is False
     # The agent stays ready: the change is announced with agent:state all the same.
     codex.log.wait("agent:state", lambda p: p["agent"] == "codex", since=since)
@@ -122,22 +122,22 @@ def test_signing_in_with_the_agents_own_method_lets_it_answer(codex: App) -> Non
 
 def test_signing_in_starts_a_stopped_agent(codex: App, tmp_path: Path) -> None:
     assert codex.info("codex").state == "stopped"
-    codex.sk.api.AgentService.SignIn("codex", "chatgpt", {})
+    codex.sk.api.SignInService.SignIn("codex", "chatgpt", {})
     assert codex.info("codex").state == "ready"
     assert [m["params"] for m in received(tmp_path, "authenticate")] == [{"methodId": "chatgpt"}]
 
 
 def test_a_key_method_without_its_values_is_refused_by_name(codex: App, tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"a value is needed for `OPENAI_API_KEY`"):
-        codex.sk.api.AgentService.SignIn("codex", "openai-api-key", {"OPENAI_API_KEY": " "})
+        codex.sk.api.SignInService.SignIn("codex", "openai-api-key", {"OPENAI_API_KEY": " "})
     with pytest.raises(UserError, match=r"`openai-api-key` does not use `PATH`"):
-        codex.sk.api.AgentService.SignIn("codex", "openai-api-key", {"PATH": "/bin"})
+        codex.sk.api.SignInService.SignIn("codex", "openai-api-key", {"PATH": "/bin"})
     assert received(tmp_path, "authenticate") == []  # the agent was not asked
 
 
 def test_an_unknown_sign_in_method_is_refused_clearly(codex: App) -> None:
     with pytest.raises(UserError, match=r"`codex` has no sign-in method `magic`.*`chatgpt`"):
-        codex.sk.api.AgentService.SignIn("codex", "magic", {})
+        codex.sk.api.SignInService.SignIn("codex", "magic", {})
 
 
 TRANSCRIPTS = Path(__file__).resolve().parents[2] / "fakes" / "transcripts"

@@ -58,7 +58,7 @@ def answer_text(message: dict[str, object]) -> str:
 def test_signing_in_with_a_key_gives_it_to_the_agent_and_lets_it_answer(
     codex: App, tmp_path: Path
 ) -> None:
-    info = codex.sk.api.AgentService.SignIn("codex", "openai-api-key", {"OPENAI_API_KEY": KEY})
+    info = codex.sk.api.SignInService.SignIn("codex", "openai-api-key", {"OPENAI_API_KEY": KEY})
     assert info.needs_sign_in is False and info.state == "ready"
     assert [(m.id, m.saved) for m in info.auth_methods] == [
         ("chatgpt", False), ("codex-api-key", False), ("openai-api-key", True),
@@ -76,7 +76,7 @@ def test_a_key_is_remembered_across_launches_and_written_nowhere_else(
     config = codex_config(tmp_path)
     logged: list[str] = []
     with Sidekicks(config=config, tuning=FAST) as sk:
-        sk.api.AgentService.SignIn("codex", "openai-api-key", {"OPENAI_API_KEY": KEY})
+        sk.api.SignInService.SignIn("codex", "openai-api-key", {"OPENAI_API_KEY": KEY})
         logged += sk.api.AgentService.Logs("codex")
     with Sidekicks(config=config, tuning=FAST) as sk:
         app = App(sk)
@@ -100,7 +100,7 @@ def test_a_key_the_agent_refuses_is_forgotten_and_its_explanation_is_the_error(
 ) -> None:
     refused = "rejected-" + KEY
     with pytest.raises(UserError, match=r"signing in to `codex` failed: invalid api key") as err:
-        codex.sk.api.AgentService.SignIn("codex", "openai-api-key", {"OPENAI_API_KEY": refused})
+        codex.sk.api.SignInService.SignIn("codex", "openai-api-key", {"OPENAI_API_KEY": refused})
     assert refused not in str(err.value) and KEY not in str(err.value)
     info = codex.info("codex")
     assert not any(m.saved for m in info.auth_methods)
@@ -111,8 +111,8 @@ def test_a_key_the_agent_refuses_is_forgotten_and_its_explanation_is_the_error(
 def test_signing_out_forgets_the_key_and_restarts_the_agent_without_it(
     codex: App, secrets: Path
 ) -> None:
-    codex.sk.api.AgentService.SignIn("codex", "openai-api-key", {"OPENAI_API_KEY": KEY})
-    info = codex.sk.api.AgentService.SignOut("codex")
+    codex.sk.api.SignInService.SignIn("codex", "openai-api-key", {"OPENAI_API_KEY": KEY})
+    info = codex.sk.api.SignInService.SignOut("codex")
     assert info.state == "ready" and not any(m.saved for m in info.auth_methods)
     assert KEY not in (secrets / "secrets.json").read_text(encoding="utf-8")
     assert codex.send("codex", "hi")["code"] == "agent-unavailable"  # its environment lost it
@@ -132,7 +132,7 @@ def test_a_saved_key_wins_over_the_yaml_env(tmp_path: Path, secrets: Path) -> No
     config = codex_config(tmp_path, {"OPENAI_API_KEY": "sk-yaml-123"})
     with Sidekicks(config=config, tuning=FAST) as sk:
         app = App(sk)
-        sk.api.AgentService.SignIn("codex", "openai-api-key", {"OPENAI_API_KEY": "sk-SAVED-4"})
+        sk.api.SignInService.SignIn("codex", "openai-api-key", {"OPENAI_API_KEY": "sk-SAVED-4"})
         assert answer_text(app.send("codex", "hi")) == "echo: hi [key OPENAI_API_KEY sk-SAVE]"
 
 

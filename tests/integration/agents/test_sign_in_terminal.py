@@ -53,11 +53,11 @@ def test_signing_in_in_a_terminal_lets_the_agent_answer(claude: App, tmp_path: P
     assert info.needs_sign_in is True
     method = next(m for m in info.auth_methods if m.id == "claude-ai-login")
     assert method.type == "terminal" and method.command == [sys.executable, CLAUDE_LIKE, "--login"]
-    opened = claude.sk.api.AgentService.SignInTerminal("claude", "claude-ai-login", 100, 30)
+    opened = claude.sk.api.SignInService.SignInTerminal("claude", "claude-ai-login", 100, 30)
     assert opened.agent == "claude" and opened.command == method.command
     wait_output(claude, opened.terminal, "Paste your code: ")
     assert "size 100x30" in output(claude, opened.terminal)  # a real terminal, of that size
-    claude.sk.api.AgentService.TerminalInput(opened.terminal, "code-123\r")
+    claude.sk.api.SignInService.TerminalInput(opened.terminal, "code-123\r")
     exited = claude.log.wait("signin:exited", timeout=10)
     assert exited == {"terminal": opened.terminal, "agent": "claude", "code": 0}
     assert (tmp_path / "credentials").read_text() == "code-123"
@@ -70,22 +70,22 @@ def test_signing_in_in_a_terminal_lets_the_agent_answer(claude: App, tmp_path: P
 @pytest.mark.linux_only("finds the login program in /proc by its command line")
 def test_a_terminal_the_person_closes_is_killed_without_a_restart(claude: App) -> None:
     claude.sk.api.AgentService.Start("claude")
-    opened = claude.sk.api.AgentService.SignInTerminal("claude", "console-login", 80, 24)
+    opened = claude.sk.api.SignInService.SignInTerminal("claude", "console-login", 80, 24)
     wait_output(claude, opened.terminal, "Paste your code: ")
     assert len(login_processes()) == 1
     since = claude.log.mark()
-    claude.sk.api.AgentService.TerminalClose(opened.terminal)
+    claude.sk.api.SignInService.TerminalClose(opened.terminal)
     exited = claude.log.wait("signin:exited", since=since)
     assert exited["code"] is None  # ended by a signal
     assert login_processes() == []
     assert not [p for p in claude.log.named("agent:state", since) if p["state"] == "stopped"]
     with pytest.raises(UserError, match=r"there is no sign-in terminal"):
-        claude.sk.api.AgentService.TerminalInput(opened.terminal, "late\r")
+        claude.sk.api.SignInService.TerminalInput(opened.terminal, "late\r")
 
 
 @pytest.mark.linux_only("finds the login program in /proc by its command line")
 def test_closing_the_app_kills_its_sign_in_terminals(claude: App) -> None:
-    opened = claude.sk.api.AgentService.SignInTerminal("claude", "claude-ai-login", 80, 24)
+    opened = claude.sk.api.SignInService.SignInTerminal("claude", "claude-ai-login", 80, 24)
     wait_output(claude, opened.terminal, "Paste your code: ")
     claude.sk.close()
     assert login_processes() == []
@@ -93,8 +93,8 @@ def test_closing_the_app_kills_its_sign_in_terminals(claude: App) -> None:
 
 def test_unknown_terminals_and_methods_that_are_not_terminals_are_refused(claude: App) -> None:
     with pytest.raises(UserError, match=r"there is no sign-in terminal `nope`"):
-        claude.sk.api.AgentService.TerminalResize("nope", 80, 24)
+        claude.sk.api.SignInService.TerminalResize("nope", 80, 24)
     with pytest.raises(UserError, match=r"`claude` has no sign-in method `magic`"):
-        claude.sk.api.AgentService.SignInTerminal("claude", "magic", 80, 24)
+        claude.sk.api.SignInService.SignInTerminal("claude", "magic", 80, 24)
     with pytest.raises(UserError, match=r"size must be 1 to"):
-        claude.sk.api.AgentService.SignInTerminal("claude", "claude-ai-login", 0, 24)
+        claude.sk.api.SignInService.SignInTerminal("claude", "claude-ai-login", 0, 24)

@@ -33,9 +33,11 @@ def test_an_agent_taking_images_and_embedded_context_gets_image_resource_and_lin
     room = chat.channels.Direct("rich")
     notes, blob = two_files(tmp_path)
     ids = [
-        chat.channels.AttachFile(room.id, str(notes)).id,
-        chat.channels.AttachFile(room.id, str(blob)).id,
-        chat.channels.AttachImage(room.id, "shot.png", "image/png", png_base64()).id,
+        chat.sk.api.AttachmentService.AttachFile(room.id, str(notes)).id,
+        chat.sk.api.AttachmentService.AttachFile(room.id, str(blob)).id,
+        chat.sk.api.AttachmentService.AttachImage(
+            room.id, "shot.png", "image/png", png_base64()
+        ).id,
     ]
     sent_and_answered(chat, room.id, "rich", "look at these", ids)
 
@@ -59,8 +61,10 @@ def test_an_agent_declaring_neither_gets_every_file_as_a_resource_link(
     chat = open_with_capabilities(open_chat, tmp_path)
     room = chat.channels.Direct("links")
     notes, _ = two_files(tmp_path)
-    image = chat.channels.AttachImage(room.id, "shot.png", "image/png", png_base64())
-    ids = [chat.channels.AttachFile(room.id, str(notes)).id, image.id]
+    image = chat.sk.api.AttachmentService.AttachImage(
+        room.id, "shot.png", "image/png", png_base64()
+    )
+    ids = [chat.sk.api.AttachmentService.AttachFile(room.id, str(notes)).id, image.id]
     sent_and_answered(chat, room.id, "links", "read them", ids)
 
     blocks = prompt_blocks(chat, "links")[-1]
@@ -75,8 +79,10 @@ def test_an_agent_silent_about_prompts_gets_a_line_per_file_in_the_text(
     chat = open_with_capabilities(open_chat, tmp_path)
     room = chat.channels.Direct("plain")
     notes, _ = two_files(tmp_path)
-    image = chat.channels.AttachImage(room.id, "shot.png", "image/png", png_base64())
-    ids = [chat.channels.AttachFile(room.id, str(notes)).id, image.id]
+    image = chat.sk.api.AttachmentService.AttachImage(
+        room.id, "shot.png", "image/png", png_base64()
+    )
+    ids = [chat.sk.api.AttachmentService.AttachFile(room.id, str(notes)).id, image.id]
     sent_and_answered(chat, room.id, "plain", "see", ids)
 
     blocks = prompt_blocks(chat, "plain")[-1]
@@ -93,7 +99,9 @@ def test_a_message_with_files_and_no_text_is_sent(
 ) -> None:
     chat = open_with_capabilities(open_chat, tmp_path)
     room = chat.channels.Direct("rich")
-    image = chat.channels.AttachImage(room.id, "shot.png", "image/png", png_base64())
+    image = chat.sk.api.AttachmentService.AttachImage(
+        room.id, "shot.png", "image/png", png_base64()
+    )
     message_id = sent_and_answered(chat, room.id, "rich", "", [image.id])
 
     blocks = prompt_blocks(chat, "rich")[-1]
@@ -109,7 +117,7 @@ def test_a_file_gone_before_an_agent_reads_it_is_a_line_that_says_so(
     room = chat.channels.Create("two")
     notes = tmp_path / "notes.txt"
     notes.write_text("soon gone", encoding="utf-8")
-    attached = chat.channels.AttachFile(room.id, str(notes))
+    attached = chat.sk.api.AttachmentService.AttachFile(room.id, str(notes))
     mark = chat.log.mark()
     chat.channels.Send(room.id, "@perm edit")  # waits for the person's answer
     asked = chat.log.wait("permission:requested", since=mark, timeout=20)
@@ -136,7 +144,11 @@ def test_a_text_file_past_the_embedding_limit_goes_as_a_link_only(
     big = tmp_path / "big.log"
     big.write_bytes(b"a line of log\n" * (21 * 1024 * 1024 // 14))
     sent_and_answered(
-        chat, room.id, "rich", "big", [chat.channels.AttachFile(room.id, str(big)).id]
+        chat,
+        room.id,
+        "rich",
+        "big",
+        [chat.sk.api.AttachmentService.AttachFile(room.id, str(big)).id],
     )
 
     blocks = prompt_blocks(chat, "rich")[-1]

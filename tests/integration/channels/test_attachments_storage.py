@@ -27,8 +27,10 @@ def test_history_keeps_the_attachments_across_a_restart_and_images_stay_viewable
     room = chat.channels.Direct("rich")
     notes = tmp_path / "notes.txt"
     notes.write_text("kept", encoding="utf-8")
-    file = chat.channels.AttachFile(room.id, str(notes))
-    image = chat.channels.AttachImage(room.id, "shot.png", "image/png", png_base64())
+    file = chat.sk.api.AttachmentService.AttachFile(room.id, str(notes))
+    image = chat.sk.api.AttachmentService.AttachImage(
+        room.id, "shot.png", "image/png", png_base64()
+    )
     message_id = sent_and_answered(chat, room.id, "rich", "both", [file.id, image.id])
     chat.sk.close()
 
@@ -37,7 +39,7 @@ def test_history_keeps_the_attachments_across_a_restart_and_images_stay_viewable
         m for m in again.channels.Conversation(room.id)["messages"] if m["id"] == message_id
     )
     assert user["attachments"] == [file.wire(), image.wire()]
-    url = again.channels.AttachmentData(room.id, image.id)
+    url = again.sk.api.AttachmentService.AttachmentData(room.id, image.id)
     assert url == "data:image/png;base64," + png_base64()
 
 
@@ -46,7 +48,9 @@ def test_a_pasted_image_is_a_file_in_the_data_folder_not_bytes_in_the_history(
 ) -> None:
     chat = open_with_capabilities(open_chat, tmp_path)
     room = chat.channels.Direct("rich")
-    image = chat.channels.AttachImage(room.id, "../../evil/shot.png", "image/png", png_base64())
+    image = chat.sk.api.AttachmentService.AttachImage(
+        room.id, "../../evil/shot.png", "image/png", png_base64()
+    )
     sent_and_answered(chat, room.id, "rich", "an image", [image.id])
 
     folder = data_dir(chat.sk.config_path)
@@ -64,10 +68,10 @@ def test_deleting_a_channel_deletes_its_images(
     chat = open_with_capabilities(open_chat, tmp_path)
     room = chat.channels.Create("pics")
     other = chat.channels.Create("other")
-    sent = chat.channels.AttachImage(room.id, "a.png", "image/png", png_base64())
+    sent = chat.sk.api.AttachmentService.AttachImage(room.id, "a.png", "image/png", png_base64())
     chat.channels.Send(room.id, "no one here", [sent.id])
-    staged = chat.channels.AttachImage(room.id, "b.png", "image/png", png_base64())
-    kept = chat.channels.AttachImage(other.id, "c.png", "image/png", png_base64())
+    staged = chat.sk.api.AttachmentService.AttachImage(room.id, "b.png", "image/png", png_base64())
+    kept = chat.sk.api.AttachmentService.AttachImage(other.id, "c.png", "image/png", png_base64())
     assert Path(sent.path).is_file() and Path(staged.path).is_file()
 
     chat.channels.Delete(room.id)
@@ -79,8 +83,8 @@ def test_an_attachment_taken_back_before_sending_is_forgotten_with_its_copy(
     chat: Chat, tmp_path: Path
 ) -> None:
     room = chat.channels.Direct("alpha")
-    image = chat.channels.AttachImage(room.id, "a.png", "image/png", png_base64())
-    chat.channels.RemoveAttachment(room.id, image.id)
+    image = chat.sk.api.AttachmentService.AttachImage(room.id, "a.png", "image/png", png_base64())
+    chat.sk.api.AttachmentService.RemoveAttachment(room.id, image.id)
     assert not Path(image.path).exists()
     with pytest.raises(UserError, match="unknown attachment"):
         chat.channels.Send(room.id, "hi", [image.id])
@@ -100,7 +104,7 @@ def test_attaching_a_bad_path_is_refused_with_why(
 ) -> None:
     room = chat.channels.Direct("alpha")
     with pytest.raises(UserError, match=refusal):
-        chat.channels.AttachFile(room.id, path.format(tmp=tmp_path))
+        chat.sk.api.AttachmentService.AttachFile(room.id, path.format(tmp=tmp_path))
 
 
 @pytest.mark.parametrize(
@@ -117,7 +121,7 @@ def test_a_bad_image_is_refused_with_why_and_nothing_is_kept(
 ) -> None:
     room = chat.channels.Direct("alpha")
     with pytest.raises(UserError, match=refusal):
-        chat.channels.AttachImage(room.id, "x.png", mime, data)
+        chat.sk.api.AttachmentService.AttachImage(room.id, "x.png", mime, data)
     assert not (data_dir(chat.sk.config_path) / "attachments" / room.id).exists() or not any(
         (data_dir(chat.sk.config_path) / "attachments" / room.id).iterdir()
     )
@@ -138,7 +142,7 @@ def test_a_file_deleted_after_attaching_is_refused_at_send_and_stays_staged(
     room = chat.channels.Direct("alpha")
     notes = tmp_path / "notes.txt"
     notes.write_text("x", encoding="utf-8")
-    file = chat.channels.AttachFile(room.id, str(notes))
+    file = chat.sk.api.AttachmentService.AttachFile(room.id, str(notes))
     notes.unlink()
     with pytest.raises(UserError, match="no longer exists"):
         chat.channels.Send(room.id, "hi", [file.id])
@@ -154,13 +158,15 @@ def test_image_bytes_are_given_only_for_this_conversations_images(
     other = chat.channels.Direct("beta")
     notes = tmp_path / "notes.txt"
     notes.write_text("x", encoding="utf-8")
-    file = chat.channels.AttachFile(room.id, str(notes))
-    image = chat.channels.AttachImage(room.id, "a.png", "image/png", png_base64())
-    assert chat.channels.AttachmentData(room.id, image.id).startswith("data:image/png;base64,")
+    file = chat.sk.api.AttachmentService.AttachFile(room.id, str(notes))
+    image = chat.sk.api.AttachmentService.AttachImage(room.id, "a.png", "image/png", png_base64())
+    assert chat.sk.api.AttachmentService.AttachmentData(room.id, image.id).startswith(
+        "data:image/png;base64,"
+    )
     with pytest.raises(UserError, match="not an image"):
-        chat.channels.AttachmentData(room.id, file.id)
+        chat.sk.api.AttachmentService.AttachmentData(room.id, file.id)
     with pytest.raises(UserError, match="no such attachment"):
-        chat.channels.AttachmentData(other.id, image.id)
+        chat.sk.api.AttachmentService.AttachmentData(other.id, image.id)
 
 
 def test_a_chosen_image_file_is_an_image_attachment_and_the_chooser_is_injectable(
@@ -170,10 +176,13 @@ def test_a_chosen_image_file_is_an_image_attachment_and_the_chooser_is_injectabl
     picture.write_bytes(png_bytes())
     fake = tmp_path / "fake.png"
     fake.write_text("not a png", encoding="utf-8")
-    assert chat.channels.ChooseFiles() == []  # headless: no dialog
-    chat.channels._set_files_chooser(lambda: [str(picture), str(fake)])
+    assert chat.sk.api.AttachmentService.ChooseFiles() == []  # headless: no dialog
+    chat.sk.api.AttachmentService._set_files_chooser(lambda: [str(picture), str(fake)])
     room = chat.channels.Direct("alpha")
-    chosen = [chat.channels.AttachFile(room.id, p) for p in chat.channels.ChooseFiles()]
+    chosen = [
+        chat.sk.api.AttachmentService.AttachFile(room.id, p)
+        for p in chat.sk.api.AttachmentService.ChooseFiles()
+    ]
     assert [(a.kind, a.mime, a.size) for a in chosen] == [
         ("image", "image/png", len(png_bytes())),
         ("file", "application/octet-stream", len("not a png")),

@@ -304,7 +304,7 @@ def test_delete_stops_the_answer_and_removes_the_history(chat: Chat) -> None:
     assert room.id not in [c.id for c in chat.channels.List()]
     with pytest.raises(UserError, match="no channel"):
         chat.channels.Conversation(room.id)
-    assert chat.sk._engine.history.last_messages(room.id) == ([], False)
+    assert chat.sk._parts.history.last_messages(room.id) == ([], False)
     assert any(r.get("method") == "session/cancel" for r in chat.received("slow"))
 
 
@@ -421,7 +421,7 @@ def test_conversations_read_while_answers_stream_and_finish_show_each_message_on
 
 
 def test_an_answer_that_cannot_be_saved_says_so_and_the_channel_goes_on(chat: Chat) -> None:
-    history = chat.sk._engine.history
+    history = chat.sk._parts.history
     keep = history.add_message
     failures = []
 

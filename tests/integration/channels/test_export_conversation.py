@@ -43,7 +43,7 @@ def test_the_markdown_export_has_every_message_of_a_long_conversation_in_order(
 ) -> None:
     room = long_conversation(chat, 130)  # 260 messages: three pages of history
     assert chat.channels.Conversation(room)["more"]
-    text = chat.channels.Export(room, "markdown")
+    text = chat.sk.api.ExportService.Export(room, "markdown")
     assert text.startswith("# \\#long\n")
     assert re.findall(r"^note (\d{3})$", text, re.M) == [f"{i:03d}" for i in range(130)]
     assert text.count("*No agent was addressed: mention one with @name*") == 130
@@ -51,7 +51,7 @@ def test_the_markdown_export_has_every_message_of_a_long_conversation_in_order(
 
 def test_the_json_export_is_the_history_s_messages_as_the_page_reads_them(chat: Chat) -> None:
     room = long_conversation(chat, 60)
-    data = json.loads(chat.channels.Export(room, "json"))
+    data = json.loads(chat.sk.api.ExportService.Export(room, "json"))
     messages = data["messages"]
     assert len(messages) == 120
     page = chat.channels.Conversation(room)["messages"]
@@ -70,8 +70,8 @@ def test_save_export_writes_where_the_dialog_says_and_offers_a_safe_name(
         offered.append(name)
         return str(target)
 
-    chat.channels._set_save_chooser(dialog)
-    assert chat.channels.SaveExport(room, "html") == str(target)
+    chat.sk.api.ExportService._set_save_chooser(dialog)
+    assert chat.sk.api.ExportService.SaveExport(room, "html") == str(target)
     assert re.fullmatch(r"long-\d{4}-\d\d-\d\d\.html", offered[0])
     page = target.read_text(encoding="utf-8")
     assert page.startswith("<!doctype html>") and page.count("<article") == 6
@@ -79,17 +79,17 @@ def test_save_export_writes_where_the_dialog_says_and_offers_a_safe_name(
 
 def test_a_cancelled_dialog_writes_nothing(chat: Chat, tmp_path: Path) -> None:
     room = long_conversation(chat, 1)
-    chat.channels._set_save_chooser(lambda name: "")
-    assert chat.channels.SaveExport(room, "markdown") == ""
+    chat.sk.api.ExportService._set_save_chooser(lambda name: "")
+    assert chat.sk.api.ExportService.SaveExport(room, "markdown") == ""
     assert list(tmp_path.glob("*.md")) == []
 
 
 def test_an_unknown_channel_or_format_is_a_clear_error(chat: Chat) -> None:
     with pytest.raises(UserError, match="there is no channel"):
-        chat.channels.Export("01JNOSUCHCHANNEL0000000000", "markdown")
+        chat.sk.api.ExportService.Export("01JNOSUCHCHANNEL0000000000", "markdown")
     room = chat.channels.Create("formats")
     with pytest.raises(UserError):
-        chat.channels.Export(room.id, "pdf")  # type: ignore[arg-type]
+        chat.sk.api.ExportService.Export(room.id, "pdf")  # type: ignore[arg-type]
 
 
 def test_message_markdown_copies_a_stored_message(chat: Chat) -> None:
@@ -97,6 +97,9 @@ def test_message_markdown_copies_a_stored_message(chat: Chat) -> None:
     mark = chat.log.mark()
     chat.channels.Send(room.id, "@alpha hello **there**")
     answer = chat.finished(room.id, "alpha", since=mark)
-    assert chat.channels.MessageMarkdown(room.id, answer["id"]) == "echo: @alpha hello **there**\n"
+    assert (
+        chat.sk.api.ExportService.MessageMarkdown(room.id, answer["id"])
+        == "echo: @alpha hello **there**\n"
+    )
     with pytest.raises(UserError, match="there is no message nope in this conversation"):
-        chat.channels.MessageMarkdown(room.id, "nope")
+        chat.sk.api.ExportService.MessageMarkdown(room.id, "nope")

@@ -24,12 +24,12 @@ def test_permissions_lists_every_channels_pending_requests_oldest_first(chat: Ch
     asked_second = chat.log.wait(
         "permission:requested", lambda p: p["channel"] == second.id, since=mark, timeout=20
     )
-    listed = [r.wire() for r in chat.channels.Permissions()]
+    listed = [r.wire() for r in chat.sk.api.InboxService.Permissions()]
     assert listed == [asked_first, asked_second]
 
     chat.channels.AnswerPermission(asked_second["id"], "allow")
     chat.log.wait("permission:resolved", lambda p: p["id"] == asked_second["id"], since=mark)
-    assert [r.id for r in chat.channels.Permissions()] == [asked_first["id"]]
+    assert [r.id for r in chat.sk.api.InboxService.Permissions()] == [asked_first["id"]]
     # Answered from the list, it is answered in its conversation too.
     assert all(
         p["id"] != asked_second["id"] for p in chat.channels.Conversation(second.id)["permissions"]
@@ -43,11 +43,11 @@ def test_permissions_lists_every_channels_pending_requests_oldest_first(chat: Ch
         since=mark,
         timeout=20,  # the agent goes on after the first answer: slow on a busy machine
     )
-    assert [r.id for r in chat.channels.Permissions()] == [again["id"]]
+    assert [r.id for r in chat.sk.api.InboxService.Permissions()] == [again["id"]]
     chat.channels.AnswerPermission(again["id"], "allow")
     chat.finished(second.id, "perm2", since=mark)
-    assert chat.channels.Permissions() == []
-    assert chat.channels.PermissionRules() == []  # neither answer was "always"
+    assert chat.sk.api.InboxService.Permissions() == []
+    assert chat.sk.api.InboxService.PermissionRules() == []  # neither answer was "always"
 
 
 def test_always_allow_is_a_rule_that_answers_the_same_agent_in_another_channel(
@@ -60,7 +60,7 @@ def test_always_allow_is_a_rule_that_answers_the_same_agent_in_another_channel(
     asked = chat.log.wait("permission:requested", since=mark, timeout=20)
     chat.channels.AnswerPermission(asked["id"], "allow-always")
     changed = chat.log.wait("permission-rules:changed", since=mark)
-    [rule] = chat.channels.PermissionRules()
+    [rule] = chat.sk.api.InboxService.PermissionRules()
     assert (rule.agent, rule.kind, rule.channel, rule.example) == (
         "demo",
         "edit",
@@ -92,9 +92,9 @@ def test_always_allow_is_a_rule_that_answers_the_same_agent_in_another_channel(
     # The rule outlives the app; revoked, the demo asks again.
     chat.sk.close()
     chat = open_chat()
-    assert chat.channels.PermissionRules() == [rule]
+    assert chat.sk.api.InboxService.PermissionRules() == [rule]
     mark = chat.log.mark()
-    assert chat.channels.RevokePermissionRule(rule.id) == []
+    assert chat.sk.api.InboxService.RevokePermissionRule(rule.id) == []
     assert chat.log.wait("permission-rules:changed", since=mark)["rules"] == []
     again = chat.channels.Create("again", "", ["demo"])
     chat.channels.Send(again.id, "/demo:edit")

@@ -60,7 +60,7 @@ def test_set_mode_asks_the_agent_emits_session_changed_and_updates_the_conversat
     room, _session = opened(modes_chat, "claude")
     mark = modes_chat.log.mark()
 
-    result = modes_chat.channels.SetMode(room, "claude", "plan")
+    result = modes_chat.sk.api.SessionService.SetMode(room, "claude", "plan")
 
     assert result.mode == "plan"
     sent = methods(modes_chat, "claude", "session/set_mode")
@@ -74,7 +74,9 @@ def test_set_option_keeps_every_option_the_agent_answers_with(modes_chat: Chat) 
     mark = modes_chat.log.mark()
 
     # The smaller model has only "medium": the agent changes the reasoning choices too.
-    result = modes_chat.channels.SetOption(room, "codex", "model", "gpt-5.1-codex-mini")
+    result = modes_chat.sk.api.SessionService.SetOption(
+        room, "codex", "model", "gpt-5.1-codex-mini"
+    )
 
     assert [(o.id, o.value) for o in result.options] == [
         ("model", "gpt-5.1-codex-mini"),
@@ -95,7 +97,7 @@ def test_a_boolean_option_is_set_with_true_or_false(modes_chat: Chat) -> None:
     room, session = opened(modes_chat, "switches")
     assert option(session, "web_search")["kind"] == "boolean"
 
-    result = modes_chat.channels.SetOption(room, "switches", "web_search", True)
+    result = modes_chat.sk.api.SessionService.SetOption(room, "switches", "web_search", True)
 
     assert next(o for o in result.options if o.id == "web_search").value is True
 
@@ -103,7 +105,7 @@ def test_a_boolean_option_is_set_with_true_or_false(modes_chat: Chat) -> None:
 def test_set_mode_opens_the_members_session_when_it_is_not_open(modes_chat: Chat) -> None:
     room = modes_chat.channels.Direct("codex")
 
-    result = modes_chat.channels.SetMode(room.id, "codex", "auto")
+    result = modes_chat.sk.api.SessionService.SetMode(room.id, "codex", "auto")
 
     assert result.mode == "auto"
     assert len(methods(modes_chat, "codex", "session/new")) == 1
@@ -146,8 +148,8 @@ def test_an_unknown_mode_option_or_value_is_refused_with_what_the_agent_offers(
 
     def choose() -> object:
         if call[0] == "mode":
-            return modes_chat.channels.SetMode(room, "codex", call[1])
-        return modes_chat.channels.SetOption(room, "codex", call[1], call[2])
+            return modes_chat.sk.api.SessionService.SetMode(room, "codex", call[1])
+        return modes_chat.sk.api.SessionService.SetOption(room, "codex", call[1], call[2])
 
     with pytest.raises(UserError) as refused:
         choose()
@@ -162,7 +164,7 @@ def test_a_text_for_a_boolean_option_is_refused(modes_chat: Chat) -> None:
     room, _session = opened(modes_chat, "switches")
 
     with pytest.raises(UserError, match="true or false"):
-        modes_chat.channels.SetOption(room, "switches", "web_search", "yes")
+        modes_chat.sk.api.SessionService.SetOption(room, "switches", "web_search", "yes")
 
 
 def test_setting_the_mode_of_an_agent_that_is_not_a_member_is_refused(modes_chat: Chat) -> None:
@@ -170,14 +172,14 @@ def test_setting_the_mode_of_an_agent_that_is_not_a_member_is_refused(modes_chat
     modes_chat.channels.AddMember(room.id, "codex")
 
     with pytest.raises(UserError, match="claude is not a member"):
-        modes_chat.channels.SetMode(room.id, "claude", "plan")
+        modes_chat.sk.api.SessionService.SetMode(room.id, "claude", "plan")
 
 
 def test_an_agent_without_modes_refuses_any_mode(modes_chat: Chat) -> None:
     room, _session = opened(modes_chat, "opencode")
 
     with pytest.raises(UserError, match="opencode has no mode plan"):
-        modes_chat.channels.SetMode(room, "opencode", "plan")
+        modes_chat.sk.api.SessionService.SetMode(room, "opencode", "plan")
 
 
 def test_each_member_of_a_channel_has_its_own_session_settings(modes_chat: Chat) -> None:
@@ -185,8 +187,8 @@ def test_each_member_of_a_channel_has_its_own_session_settings(modes_chat: Chat)
     modes_chat.channels.AddMember(room.id, "codex")
     modes_chat.channels.AddMember(room.id, "claude")
 
-    modes_chat.channels.SetMode(room.id, "codex", "full-access")
-    modes_chat.channels.SetMode(room.id, "claude", "plan")
+    modes_chat.sk.api.SessionService.SetMode(room.id, "codex", "full-access")
+    modes_chat.sk.api.SessionService.SetMode(room.id, "claude", "plan")
 
     sessions = modes_chat.channels.Conversation(room.id)["sessions"]
     assert {agent: s["mode"] for agent, s in sessions.items()} == {

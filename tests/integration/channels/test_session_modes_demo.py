@@ -40,9 +40,9 @@ def test_the_demo_agent_says_the_mode_and_model_chosen_for_it(chat: Chat) -> Non
     room, _session = demo_session(chat)
     assert "Mode: **Code**" in status(chat, room)
 
-    chat.channels.SetMode(room, "demo", "ask")
-    chosen = chat.channels.SetOption(room, "demo", "model", "demo-sage")
-    chat.channels.SetOption(room, "demo", "show_thoughts", False)
+    chat.sk.api.SessionService.SetMode(room, "demo", "ask")
+    chosen = chat.sk.api.SessionService.SetOption(room, "demo", "model", "demo-sage")
+    chat.sk.api.SessionService.SetOption(room, "demo", "show_thoughts", False)
 
     assert chosen.mode == "ask"
     said = status(chat, room)
@@ -56,7 +56,7 @@ def test_the_demo_agent_keeps_its_mode_when_its_session_is_resumed(
 ) -> None:
     chat = open_chat()
     room, _session = demo_session(chat)
-    chat.channels.SetMode(room, "demo", "ask")
+    chat.sk.api.SessionService.SetMode(room, "demo", "ask")
     chat.sk.close()
 
     again = open_chat()

@@ -83,8 +83,8 @@ def test_choices_show_after_a_restart_and_are_applied_again_to_a_new_session(
     open_ = opener(open_chat, tmp_path)
     chat = open_()
     room = chat.channels.Direct("forgetful").id
-    chat.channels.SetMode(room, "forgetful", "full-access")
-    chat.channels.SetOption(room, "forgetful", "web_search", True)
+    chat.sk.api.SessionService.SetMode(room, "forgetful", "full-access")
+    chat.sk.api.SessionService.SetOption(room, "forgetful", "web_search", True)
     chat.sk.close()
 
     again = open_()
@@ -107,7 +107,7 @@ def test_the_persons_choice_wins_over_the_preset_for_a_new_session(
     open_ = opener(open_chat, tmp_path)
     chat = open_()
     room = chat.channels.Direct("stubborn").id
-    chat.channels.SetMode(room, "stubborn", "read-only")  # its preset is "auto"
+    chat.sk.api.SessionService.SetMode(room, "stubborn", "read-only")  # its preset is "auto"
     chat.sk.close()
 
     again = open_()
@@ -123,7 +123,7 @@ def test_a_resumed_session_keeps_the_state_the_agent_restored(
     open_ = opener(open_chat, tmp_path)
     chat = open_()
     room = chat.channels.Direct("codex").id
-    chat.channels.SetMode(room, "codex", "auto")
+    chat.sk.api.SessionService.SetMode(room, "codex", "auto")
     chat.sk.close()
 
     again = open_()
@@ -169,8 +169,8 @@ def test_choices_are_applied_again_when_resuming_the_session_fails(
     open_ = opener(open_chat, tmp_path)
     chat = open_()
     room = chat.channels.Direct("amnesic").id
-    chat.channels.SetMode(room, "amnesic", "plan")
-    chat.channels.SetOption(room, "amnesic", "model", "opus")
+    chat.sk.api.SessionService.SetMode(room, "amnesic", "plan")
+    chat.sk.api.SessionService.SetOption(room, "amnesic", "model", "opus")
     chat.sk.close()
 
     again = open_()

@@ -52,7 +52,7 @@ def full_disk_chat(
     chat = open_chat()
     if tiny_disk is not None:
         return chat, tiny_disk
-    history = chat.sk._engine.history
+    history = chat.sk._parts.history
     assert isinstance(history, LmdbHistory)
     return chat, InjectedDisk(history)
 

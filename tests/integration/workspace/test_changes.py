@@ -19,7 +19,7 @@ def test_each_write_is_a_change_record_of_its_answer_with_a_diff(desk: Desk) -> 
     new = desk.work / "new.txt"
     mark = desk.log.mark()
     desk.run(room, [{"write": str(old), "text": "a\nB\nc\n"}, {"write": str(new), "text": "n\n"}])
-    changes = desk.channels.Changes(room)
+    changes = desk.sk.api.ChangesService.Changes(room)
     answer = desk.answer_ids(room)[-1]
     assert [(c.path, c.agent, c.message_id) for c in changes] == [
         (str(old), "writer", answer),
@@ -38,15 +38,15 @@ def test_one_change_is_reverted_and_marked(desk: Desk) -> None:
     kept = desk.work / "kept.txt"
     kept.write_text("before\n", encoding="utf-8")
     desk.run(room, [{"write": str(kept), "text": "after\n"}])
-    (change,) = desk.channels.Changes(room)
+    (change,) = desk.sk.api.ChangesService.Changes(room)
     mark = desk.log.mark()
-    (reverted,) = desk.channels.Revert(room, [change.id])
+    (reverted,) = desk.sk.api.ChangesService.Revert(room, [change.id])
     assert reverted.reverted and reverted.id == change.id
     assert kept.read_text(encoding="utf-8") == "before\n"
-    assert desk.channels.Changes(room)[0].reverted
+    assert desk.sk.api.ChangesService.Changes(room)[0].reverted
     assert desk.log.named("changes:changed", mark)[0]["changes"][0]["reverted"] is True
     with pytest.raises(UserError, match="already reverted"):
-        desk.channels.Revert(room, [change.id])
+        desk.sk.api.ChangesService.Revert(room, [change.id])
 
 
 def test_a_whole_answer_is_reverted_newest_first_and_a_new_file_goes(desk: Desk) -> None:
@@ -63,9 +63,9 @@ def test_a_whole_answer_is_reverted_newest_first_and_a_new_file_goes(desk: Desk)
         ],
     )
     answer = desk.answer_ids(room)[-1]
-    ids = [c.id for c in desk.channels.Changes(room) if c.message_id == answer]
+    ids = [c.id for c in desk.sk.api.ChangesService.Changes(room) if c.message_id == answer]
     assert len(ids) == 3
-    reverted = desk.channels.Revert(room, ids)
+    reverted = desk.sk.api.ChangesService.Revert(room, ids)
     assert [c.id for c in reverted] == ids and all(c.reverted for c in reverted)
     assert twice.read_text(encoding="utf-8") == "0\n"
     assert not created.exists()
@@ -76,12 +76,12 @@ def test_a_revert_is_refused_whole_when_a_file_changed_since(desk: Desk) -> None
     first, second = desk.work / "first.txt", desk.work / "second.txt"
     desk.run(room, [{"write": str(first), "text": "1\n"}, {"write": str(second), "text": "2\n"}])
     second.write_text("edited by hand\n", encoding="utf-8")
-    ids = [c.id for c in desk.channels.Changes(room)]
+    ids = [c.id for c in desk.sk.api.ChangesService.Changes(room)]
     with pytest.raises(UserError, match=f"{second} changed since writer wrote it"):
-        desk.channels.Revert(room, ids)
+        desk.sk.api.ChangesService.Revert(room, ids)
     assert first.read_text(encoding="utf-8") == "1\n"  # nothing was reverted
     assert second.read_text(encoding="utf-8") == "edited by hand\n"
-    assert not any(c.reverted for c in desk.channels.Changes(room))
+    assert not any(c.reverted for c in desk.sk.api.ChangesService.Changes(room))
 
 
 def test_change_records_survive_a_restart_and_go_with_their_channel(
@@ -92,17 +92,17 @@ def test_change_records_survive_a_restart_and_go_with_their_channel(
     desk.channels.AddMember(room, "writer")
     path = desk.work / "restart.txt"
     desk.run(room, [{"write": str(path), "text": "kept\n"}])
-    before = [c.wire() for c in desk.channels.Changes(room)]
+    before = [c.wire() for c in desk.sk.api.ChangesService.Changes(room)]
     assert len(before) == 1
     desk.sk.close()
 
     again = open_desk()
-    assert [c.wire() for c in again.channels.Changes(room)] == before
-    again.channels.Revert(room, [before[0]["id"]])  # the texts were kept too
+    assert [c.wire() for c in again.sk.api.ChangesService.Changes(room)] == before
+    again.sk.api.ChangesService.Revert(room, [before[0]["id"]])  # the texts were kept too
     assert not path.exists()
     again.channels.Delete(room)
     with pytest.raises(UserError):
-        again.channels.Changes(room)
+        again.sk.api.ChangesService.Changes(room)
     again.sk.close()
     database = LmdbHistory(data_dir(desk.root / "desk.yaml"))
     try:

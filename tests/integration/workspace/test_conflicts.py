@@ -35,7 +35,7 @@ def test_another_agents_change_is_named_in_a_notice_and_on_the_record(desk: Desk
         f"@writer wrote {shared}, which @other changed since @writer last read it"
     ]
     assert shared.read_text(encoding="utf-8") == "by writer\n"  # written all the same
-    last = desk.channels.Changes(room)[-1]
+    last = desk.sk.api.ChangesService.Changes(room)[-1]
     assert (last.agent, last.conflict_with) == ("writer", "other")
     assert len(kept_notices(desk, room)) == 1  # kept in history, after the answer
 
@@ -50,7 +50,7 @@ def test_a_change_made_outside_sidekicks_is_noticed_as_such(desk: Desk) -> None:
     assert notices(desk, room, mark) == [
         f"@writer wrote {path}, which someone outside Sidekicks changed since @writer last read it"
     ]
-    assert desk.channels.Changes(room)[-1].conflict_with == "you"
+    assert desk.sk.api.ChangesService.Changes(room)[-1].conflict_with == "you"
 
 
 def test_no_notice_when_the_file_is_as_the_agent_last_saw_it(desk: Desk) -> None:
@@ -67,7 +67,7 @@ def test_no_notice_when_the_file_is_as_the_agent_last_saw_it(desk: Desk) -> None
         ],
     )
     assert notices(desk, room, mark) == []
-    assert [c.conflict_with for c in desk.channels.Changes(room)] == ["", ""]
+    assert [c.conflict_with for c in desk.sk.api.ChangesService.Changes(room)] == ["", ""]
 
 
 def test_a_write_over_a_revert_says_the_person_reverted_it(desk: Desk) -> None:
@@ -75,10 +75,10 @@ def test_a_write_over_a_revert_says_the_person_reverted_it(desk: Desk) -> None:
     path = desk.work / "undone.txt"
     path.write_text("start\n", encoding="utf-8")
     desk.run(room, [{"read": str(path)}, {"write": str(path), "text": "changed\n"}])
-    desk.channels.Revert(room, [desk.channels.Changes(room)[0].id])
+    desk.sk.api.ChangesService.Revert(room, [desk.sk.api.ChangesService.Changes(room)[0].id])
     mark = desk.log.mark()
     desk.run(room, [{"write": str(path), "text": "changed again\n"}])
     assert notices(desk, room, mark) == [
         f"@writer wrote {path}, which you reverted since @writer last read it"
     ]
-    assert desk.channels.Changes(room)[-1].conflict_with == "you"
+    assert desk.sk.api.ChangesService.Changes(room)[-1].conflict_with == "you"

@@ -16,7 +16,7 @@ def test_an_outside_write_is_asked_and_written_when_allowed(desk: Desk) -> None:
     desk.channels.AnswerPermission(asked["id"], "allow")
     assert desk.results(room, "writer", mark) == [{"write": str(target), "ok": True}]
     assert target.read_text(encoding="utf-8") == "yes\n"
-    assert [c.path for c in desk.channels.Changes(room)] == [str(target)]
+    assert [c.path for c in desk.sk.api.ChangesService.Changes(room)] == [str(target)]
 
 
 def test_a_rejected_outside_write_is_an_error_for_the_agent_and_writes_nothing(
@@ -31,7 +31,7 @@ def test_a_rejected_outside_write_is_an_error_for_the_agent_and_writes_nothing(
     assert result["error"]["code"] == -32000
     assert "outside" in result["error"]["message"]
     assert not target.exists()
-    assert desk.channels.Changes(room) == []
+    assert desk.sk.api.ChangesService.Changes(room) == []
 
 
 def test_a_folder_listed_in_the_configuration_is_written_without_asking(desk: Desk) -> None:

@@ -77,7 +77,7 @@ class Channels:
         return reply
 
     def answer(self, option_id: str) -> None:
-        """The person answers the oldest pending request, as ChannelEngine does."""
+        """The person answers the oldest pending request, as AnswerPermission does."""
         request, kind = self.broker.answer(self.broker.all()[0].id, option_id)
         if kind == "allow_always":
             self.rules.given(request)

@@ -141,7 +141,7 @@ def test_a_message_dropped_by_stop_is_resent_with_its_attachments_once(
     mark = chat.log.mark()
     chat.channels.Send(direct.id, "keep going")
     chat.log.wait("message:delta", lambda p: p["channel"] == direct.id, since=mark)
-    staged = chat.channels.AttachFile(direct.id, str(notes))
+    staged = chat.sk.api.AttachmentService.AttachFile(direct.id, str(notes))
     dropped = chat.channels.Send(direct.id, "read these notes", [staged.id])
     chat.channels.Cancel(direct.id)
     shown = user_message(chat, direct.id, dropped, since=mark)
