@@ -35,7 +35,7 @@ HIDDEN = "••••"
 
 
 class SignIns:
-    """What AgentService.SignIn and SignOut do, on the core loop."""
+    """What SignInService.SignIn and SignOut do, on the core loop."""
 
     def __init__(self, supervisor: Supervisor) -> None:
         self._supervisor = supervisor

@@ -36,7 +36,7 @@ class AuthMethodInfo(WireModel):
 
 
 class SignInTerminalInfo(WireModel):
-    """Extension: a sign-in terminal that was opened (`AgentService.SignInTerminal`). Its
+    """Extension: a sign-in terminal that was opened (`SignInService.SignInTerminal`). Its
     output arrives as `signin:output`, its end as `signin:exited`."""
 
     terminal: str

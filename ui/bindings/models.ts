@@ -321,7 +321,7 @@ export interface SignInTerminalExited {
   code: number | null;
 }
 
-/** Extension: a sign-in terminal that was opened (`AgentService.SignInTerminal`). Its output arrives as `signin:output`, its end as `signin:exited`. */
+/** Extension: a sign-in terminal that was opened (`SignInService.SignInTerminal`). Its output arrives as `signin:output`, its end as `signin:exited`. */
 export interface SignInTerminalInfo {
   terminal: string;
   agent: string;
