@@ -6,6 +6,9 @@ client on the same agent, in the same run.
   anchor: a bare `acp.connect_to_agent` client on the same command, counting in `session_update`
 
 Prints chunks/s for each, and the ratio (target: the core keeps at least half the anchor's rate).
+
+Run: .venv/bin/python bench/agent_stream.py   (20,000 chunks, 3 rounds; `BENCH_CHUNKS`,
+     `BENCH_ROUNDS` change them; `--tiny`: 200 chunks, 1 round)
 """
 
 from __future__ import annotations
@@ -31,9 +34,10 @@ from app.acp.updates import TextDelta  # noqa: E402
 from app.agents.builtin import builtin_command  # noqa: E402
 from app.events import names  # noqa: E402
 from app.events.payloads import AgentLog  # noqa: E402
+from bench.sizes import count  # noqa: E402
 
-CHUNKS = int(os.environ.get("BENCH_CHUNKS", "20000"))
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+CHUNKS = count("BENCH_CHUNKS", 20000, 200)
+ROUNDS = count("BENCH_ROUNDS", 3, 1)
 
 
 class Counter:
@@ -104,7 +108,7 @@ def core_rate(sk: Sidekicks) -> float:
         try:
             session = await conn.new_session(Publish())
             start = time.perf_counter()
-            await conn.prompt(session, f"/bench {CHUNKS}")
+            await conn.prompt(session.session_id, f"/bench {CHUNKS}")
             return time.perf_counter() - start
         finally:
             supervisor.release("demo")

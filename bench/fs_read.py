@@ -11,6 +11,8 @@
 
 Prints the figures and the ratio to the anchor. `BENCH_MB` changes the file's size.
 Temporary files are removed.
+
+Run: .venv/bin/python bench/fs_read.py   (`--tiny`: a 0.2 MB file, 3 rounds)
 """
 
 from __future__ import annotations
@@ -30,10 +32,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import Sidekicks  # noqa: E402
+from bench.sizes import pick, sized  # noqa: E402
 from tests.waiting import EventLog  # noqa: E402
 
-MB = float(os.environ.get("BENCH_MB", "10"))
-ROUNDS = 10
+MB = sized("BENCH_MB", 10, 0.2)
+ROUNDS = pick(10, 3)
 AGENT = ROOT / "tests" / "fakes" / "workspace_agent.py"
 
 

@@ -4,7 +4,7 @@
            and a newer neighbouring channel, written raw in large transactions with the store's
            own key layout and encoding (a bench-only fast path: the reads are what is measured)
   reads:   `ChannelService.Conversation(ch)` and `Older(ch, random id)` as pywebview's bridge
-           runs them (the call, then the `json.dumps` that makes the text sent to the page),
+           runs them (the page API's method: the call, then the JSON text sent to the page),
            on a headless Sidekicks whose history is that database; median and p99
   anchor:  a py-lmdb cursor reading the same 100 records as bytes, nothing decoded
   also:    opening the database; the history's typed reads (`last_messages`,
@@ -16,6 +16,9 @@
 
 Prints the figures and the ratios (targets: Conversation under 5 ms median, within 3x of the
 raw read). `BENCH_MESSAGES` changes the channel's size. Temporary files are removed.
+
+Run: .venv/bin/python bench/history.py   (`--tiny`: 2,000 messages, 20 calls a figure, a 2 MiB
+     map to grow to)
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import Sidekicks  # noqa: E402
-from app.bridge.results import BridgeJson  # noqa: E402
+from app.bridge.results import page_api  # noqa: E402
 from app.core.ids import new_id  # noqa: E402
 from app.history.base import (  # noqa: E402
     PAGE,
@@ -55,12 +58,15 @@ from app.history.lmdb_store import LmdbHistory  # noqa: E402
 from app.history.records import decode_messages, encode_message  # noqa: E402
 from app.models.conversation import Channel, Message, Part  # noqa: E402
 from app.paths import data_dir  # noqa: E402
+from bench.sizes import count, pick  # noqa: E402
 
-MESSAGES = int(os.environ.get("BENCH_MESSAGES", "1000000"))
-GROWTH_MAP = int(os.environ.get("BENCH_GROWTH_MIB", "64")) << 20
-NEIGHBOUR_MESSAGES = 1000
+# Tiny: still more than a page (100) and past the 500th message, where the sample of ids starts.
+MESSAGES = count("BENCH_MESSAGES", 1_000_000, 2000)
+GROWTH_MAP = count("BENCH_GROWTH_MIB", 64, 2) << 20
+NEIGHBOUR_MESSAGES = pick(1000, 200)
 BATCH = 50_000
-CALLS = 200
+CALLS = pick(200, 20)
+WRITES = pick(100, 10)
 WORDS = ["the", "a", "to", "of", "agent", "file", "test", "build", "fix", "run", "code", "error"]
 
 
@@ -186,7 +192,8 @@ def measure_service(
 ) -> tuple[list[float], list[float]]:
     """Conversation and Older as the page calls them: the history moved to where the app
     looks for it, a headless Sidekicks on that configuration; each call is followed by the
-    encoding pywebview's bridge applies to its result (`json.dumps`, ours for WireJson)."""
+    encoding to the JSON text the page receives (app/bridge/results.py's page API, the js_api
+    pywebview gets)."""
     os.environ["XDG_CONFIG_HOME"] = str(temp / "xdg")
     config = temp / "bench.yaml"
     config.write_text("agents: []\n", encoding="utf-8")
@@ -194,12 +201,11 @@ def measure_service(
     target.parent.mkdir(parents=True, exist_ok=True)
     os.replace(folder, target)
     rng = random.Random(2)
-    bridge = BridgeJson()
     with Sidekicks(config=config) as sk:
-        channels = sk.api.ChannelService
-        assert len(channels.Conversation(channel_id)["messages"]) == PAGE
-        conversation = timings(lambda: bridge.dumps(channels.Conversation(channel_id)))
-        older = timings(lambda: bridge.dumps(channels.Older(channel_id, rng.choice(sample))))
+        assert len(sk.api.ChannelService.Conversation(channel_id)["messages"]) == PAGE
+        channels = page_api(sk.api).ChannelService
+        conversation = timings(lambda: channels.Conversation(channel_id))
+        older = timings(lambda: channels.Older(channel_id, rng.choice(sample)))
     return conversation, older
 
 
@@ -212,7 +218,7 @@ def measure_growth(folder: Path) -> tuple[list[float], list[float], list[int], i
     grew: list[float] = []
     plain: list[float] = []
     history = LmdbHistory(folder)
-    sizes = [history._env.info()["map_size"]]
+    sizes = [history._lmdb.env.info()["map_size"]]
     try:
         while sizes[-1] < GROWTH_MAP:
             text = " ".join(rng.choices(WORDS, k=rng.randint(1000, 7000)))
@@ -222,7 +228,7 @@ def measure_growth(folder: Path) -> tuple[list[float], list[float], list[int], i
             start = time.perf_counter()
             history.add_message(message)
             elapsed = time.perf_counter() - start
-            size = history._env.info()["map_size"]
+            size = history._lmdb.env.info()["map_size"]
             (grew if size != sizes[-1] else plain).append(elapsed)
             if size != sizes[-1]:
                 sizes.append(size)
@@ -263,7 +269,7 @@ def main() -> None:
             rng = random.Random(1)
             before = timings(lambda: history.messages_before(channel_id, rng.choice(sample)))
             writes = timings(
-                lambda: history.add_message(realistic_message(neighbour_id, 1, rng)), 100
+                lambda: history.add_message(realistic_message(neighbour_id, 1, rng)), WRITES
             )
             history.put_channel(StoredChannel(channel=Channel(id=channel_id, name="bench")))
         finally:

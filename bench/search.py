@@ -8,8 +8,9 @@
            file), timed until it is in step; the index's size on disk beside the LMDB file
   queries: 200 queries of 8 shapes (common word, rare word, a prefix being typed, a longer
            prefix, a phrase, two words, no match, one conversation's), each asked 3 times, by
-           `SearchService.Search` as pywebview's bridge runs it (the call, then its JSON text),
-           on a headless Sidekicks opened on that history: p50 and p99 per shape
+           `SearchService.Search` as pywebview's bridge runs it (the page API's method: the call,
+           then its JSON text), on a headless Sidekicks opened on that history: p50 and p99 per
+           shape
   anchor:  the raw FTS5 query for the same text (`SELECT rowid … MATCH … ORDER BY rowid DESC
            LIMIT 51`, no snippets, no rows, no JSON) on its own connection; and one
            `ChannelService.Conversation` read
@@ -17,6 +18,9 @@
 
 Target: Search p99 under 50 ms for every shape. `BENCH_MESSAGES` shrinks the history.
 Temporary files are removed.
+
+Run: .venv/bin/python bench/search.py   (`--tiny`: bench/history.py's tiny history, 3 queries a
+     shape asked once, 20 messages added)
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import Sidekicks  # noqa: E402
-from app.bridge.results import BridgeJson  # noqa: E402
+from app.bridge.results import page_api  # noqa: E402
 from app.core.ids import new_id  # noqa: E402
 from app.history.base import StoredChannel  # noqa: E402
 from app.history.lmdb_store import LmdbHistory  # noqa: E402
@@ -47,11 +51,13 @@ from app.search.index import SearchIndex  # noqa: E402
 from app.search.query import parse  # noqa: E402
 from app.search.store import FILE_NAME  # noqa: E402
 from bench import history as built  # noqa: E402
+from bench.sizes import pick  # noqa: E402
 
 VOCABULARY = 5000
-PER_SHAPE = 25
-ROUNDS = 3
-ADDS = 500
+PER_SHAPE = pick(25, 3)
+ROUNDS = pick(3, 1)
+ADDS = pick(500, 20)
+CONVERSATIONS = pick(50, 5)
 START = datetime(2025, 1, 1, tzinfo=UTC)
 _ONSETS = ["", "b", "c", "d", "f", "g", "l", "m", "n", "p", "r", "s", "t", "v", "ch", "tr", "pl"]
 _VOWELS = ["a", "e", "i", "o", "u", "ou", "é", "è", "à", "ai", "ü"]
@@ -191,16 +197,16 @@ def main() -> None:
         os.replace(folder, target)  # the index file goes with it: found in step at the start
 
         raw = sqlite3.connect(target / FILE_NAME)
-        bridge = BridgeJson()
         service: dict[str, list[float]] = {shape: [] for shape in queries}
         anchor: dict[str, list[float]] = {shape: [] for shape in queries}
         found: dict[str, list[int]] = {shape: [] for shape in queries}
         with Sidekicks(config=config) as sk:
-            channels, search = sk.api.ChannelService, sk.api.SearchService
+            search = sk.api.SearchService
             while search.Search("x").indexing:
                 time.sleep(0.05)
+            page = page_api(sk.api)  # the js_api pywebview gets: each call answers JSON text
             conversation = [
-                timed(lambda: bridge.dumps(channels.Conversation(big))) for _ in range(50)
+                timed(lambda: page.ChannelService.Conversation(big)) for _ in range(CONVERSATIONS)
             ]
             for _round in range(ROUNDS):
                 for shape, asked in queries.items():
@@ -218,7 +224,7 @@ def main() -> None:
                             )
                         )
                         service[shape].append(
-                            timed(lambda t=text, c=channel: bridge.dumps(search.Search(t, c)))
+                            timed(lambda t=text, c=channel: page.SearchService.Search(t, c))
                         )
                         if _round == 0:
                             found[shape].append(len(search.Search(text, channel).results))

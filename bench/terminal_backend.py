@@ -10,6 +10,9 @@ piped to /dev/null, in the same run.
 
 Prints the wall time of each and their ratio, the app's peak resident memory (this process,
 where the core runs) against its size before, and what reached the page's event stream.
+
+Run: .venv/bin/python bench/terminal_backend.py   (`BENCH_MEGABYTES`, `BENCH_ROUNDS` change the
+     size; `--tiny`: 0.05 MB, 1 round)
 """
 
 from __future__ import annotations
@@ -29,11 +32,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import Sidekicks  # noqa: E402
+from bench.sizes import count, sized  # noqa: E402
 
-MEGABYTES = int(os.environ.get("BENCH_MEGABYTES", "50"))
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+MEGABYTES = sized("BENCH_MEGABYTES", 50, 0.05)
+ROUNDS = count("BENCH_ROUNDS", 3, 1)
 FAKE = ROOT / "tests" / "fakes" / "workspace_agent.py"
-LINES = MEGABYTES * 10_000  # lines of 100 bytes
+LINES = round(MEGABYTES * 10_000)  # lines of 100 bytes
 SCRIPT = (
     "import sys\n"
     "w = sys.stdout.write\n"
@@ -131,12 +135,12 @@ def main() -> None:
     seconds = statistics.median(r[0] for r in rounds)
     peak = max(r[1] for r in rounds)
     stream = rounds[-1][2]
-    print(f"a command printing {MEGABYTES} MB ({LINES:,} coloured lines), median of {ROUNDS}")
+    print(f"a command printing {MEGABYTES:g} MB ({LINES:,} coloured lines), median of {ROUNDS}")
     print(f"  anchor, output to /dev/null : {anchor:7.2f} s")
     print(f"  through the backend         : {seconds:7.2f} s")
     print(f"  ratio backend/anchor        : {seconds / anchor:7.2f}")
     print(f"  app resident before         : {resident / 2**20:7.1f} MiB")
-    print(f"  app peak growth (max)       : {peak / 2**20:7.1f} MiB  (vs {MEGABYTES} MB printed)")
+    print(f"  app peak growth (max)       : {peak / 2**20:7.1f} MiB  (vs {MEGABYTES:g} MB printed)")
     print(
         f"  live stream to the page     : {stream.events} events, {stream.chars / 2**20:.2f} MiB"
         f" ({stream.chars / (MEGABYTES * 1e6):.1%} of the output), largest"

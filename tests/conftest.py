@@ -13,11 +13,24 @@ import pytest
 from app.i18n import set_language
 from tests.platforms import apply_platform_marks
 from tests.processes import MARKER, kill_all, marked_processes
+from tests.scheduling import apply_groups
 from tests.waiting import wait_for
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     apply_platform_marks(items)
+    apply_groups(items)  # which tests share a worker under xdist (tests/scheduling.py)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def playwright_ended_after_each_module() -> Iterator[None]:
+    """The Playwright driver that a module's windows shared (tests/e2e/window.py) ends with the
+    module: while it runs, its event loop counts as running on this thread, and the next
+    module's asyncio.run() would refuse to start."""
+    yield
+    window = sys.modules.get("tests.e2e.window")
+    if window is not None:
+        window.end_driver()
 
 
 @pytest.fixture(autouse=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page
 
-from tests.e2e.window import record_events, recorded, running_app
+from tests.e2e.window import record_events, recorded, running_app, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -258,8 +258,8 @@ def test_an_answer_opens_its_own_changes_and_a_conflict_is_noticed(
     )
     notice = page.locator(f"{MESSAGE}[data-role=system]").last
     notice.wait_for(timeout=WAIT)
-    text = notice.inner_text()
-    assert "@worker wrote" in text and str(notes) in text and "outside Sidekicks" in text
+    said = text_of(notice)
+    assert "@worker wrote" in said and str(notes) in said and "outside Sidekicks" in said
     shoot(page, shots, "conflict-notice")
 
     # "1 file changed" under that answer opens the panel on its changes only.

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.agents import agent_yaml
-from tests.e2e.window import api, running_app, until
+from tests.e2e.window import api, running_app, text_of, until
 
 pytestmark = pytest.mark.e2e
 
@@ -162,7 +162,7 @@ def test_a_direct_turn_shows_every_part_kind(app: Page, shots: Path) -> None:
         "allow-always",
         "reject",
     ]
-    assert "Edit sidekicks_demo.py" in prompt.inner_text()
+    assert "Edit sidekicks_demo.py" in text_of(prompt)
     assert page.locator("[data-testid=direct-item] [data-testid=marker-permission]").count() == 1
     assert page.locator("[data-testid=turn]").inner_text().startswith("@demo is answering")
     shoot(page, shots, "direct-permission")
@@ -426,9 +426,9 @@ def test_failures_show_in_the_conversation(app: Page, shots: Path) -> None:
     send(page, "hello")
     error = page.locator(f"{MESSAGE}[data-role=agent] [data-testid=message-error]")
     error.wait_for(timeout=WAIT)
-    assert "The answer failed" in error.inner_text()
-    assert "dying mid-turn" in error.inner_text()
-    assert "starting…" in page.locator(f"{MESSAGE}[data-role=agent]").inner_text()
+    assert "The answer failed" in text_of(error)
+    assert "dying mid-turn" in text_of(error)
+    assert "starting…" in text_of(page.locator(f"{MESSAGE}[data-role=agent]"))
     shoot(page, shots, "answer-failed")
 
     # An agent that cannot start: the conversation says so, with why.

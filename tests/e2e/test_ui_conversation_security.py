@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from tests.e2e.window import running_app
+from tests.e2e.window import running_app, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -116,8 +116,8 @@ def test_a_hostile_agent_cannot_run_script_or_reach_the_bridge(
     box.press("Enter")
     prompt = page.locator("[data-testid=permission][data-state=pending]")
     prompt.wait_for(timeout=30_000)
-    assert '<img src=x onerror="window.__pwned=true' in prompt.inner_text()
-    assert prompt.locator("[data-option=allow]").inner_text().startswith("<b onmouseover=")
+    assert '<img src=x onerror="window.__pwned=true' in text_of(prompt)
+    assert text_of(prompt.locator("[data-option=allow]")).startswith("<b onmouseover=")
     prompt.locator("[data-option=allow]").click()
     page.wait_for_selector(
         f"{CONVERSATION} [data-testid=message][data-role=agent][data-done=true]", timeout=30_000

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.agents import agent_yaml
-from tests.e2e.window import running_app
+from tests.e2e.window import running_app, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -94,10 +94,7 @@ def test_a_permission_prompt_never_takes_the_keyboard(tmp_path: Path, language: 
         assert focused(page) == "composer-input"
         # Screen readers hear of it without the focus moving; the keys are said in the prompt.
         assert first.locator(".ask").get_attribute("aria-live") == "polite"
-        assert (
-            first.locator("[data-testid=permission-keys]").inner_text().strip()
-            == (KEYS_HINT[language])
-        )
+        assert text_of(first.locator("[data-testid=permission-keys]")) == (KEYS_HINT[language])
 
         # An Enter held from the composer, then the focus put on Allow: its repeats and its
         # release answer nothing (the outcome below is Alt+R's Reject, not Allow).

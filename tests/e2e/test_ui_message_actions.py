@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Locator, Page
 
 from tests.agents import agent_yaml
-from tests.e2e.window import api, running_app
+from tests.e2e.window import api, running_app, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -163,7 +163,7 @@ def test_copy_puts_the_markdown_on_the_clipboard_and_a_pasted_link_opens_the_mes
     anchors.first.click()
     page.wait_for_selector(f"{CONVERSATION}[data-channel='{links}']")
     message(page, answer).wait_for()
-    assert "bold" in message(page, answer).inner_text()
+    assert "bold" in text_of(message(page, answer))
 
 
 def test_retry_makes_only_that_agent_answer_again_and_is_reachable_by_keyboard(

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.agents import agent_yaml
-from tests.e2e.window import running_app
+from tests.e2e.window import running_app, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -72,9 +72,10 @@ def test_new_session_shows_the_divider_and_the_agent_starts_afresh(
     page.click("[data-testid=new-session]")
     page.wait_for_selector("[data-testid=dialog][open]")
     page.click("[data-testid=dialog] [data-choice=start]")
-    divider = page.wait_for_selector(DIVIDER, timeout=WAIT)
-    assert "New session" in divider.inner_text()
-    assert "earlier messages are not sent to the agents" in divider.inner_text()
+    divider = page.locator(DIVIDER)
+    divider.wait_for(timeout=WAIT)
+    assert "New session" in text_of(divider)
+    assert "earlier messages are not sent to the agents" in text_of(divider)
     page.screenshot(path=str(shots / "new-session-divider.png"))
 
     send_and_wait(page, "what is the secret?", 2)

@@ -68,15 +68,18 @@ def ask(page: Page, text: str) -> str:
     box.fill(text)
     box.press("Escape")  # closes a completion opened by @ or /, so Enter sends
     box.press("Enter")
-    page.wait_for_function(
+    # Read in the evaluation that sees it finished, as textContent: its innerText is "" until
+    # the list has laid it out (content-visibility: auto), a frame or more later under load.
+    answer = page.wait_for_function(
         f"""(n) => {{
-            const ms = document.querySelectorAll('{selector}');
-            return ms.length > n && ms[n].dataset.done === 'true';
+            const m = document.querySelectorAll('{selector}')[n];
+            return m && m.dataset.done === 'true' && m.querySelector('.markdown')?.textContent
+                && m.textContent.split(/\\s+/).join(' ').trim();
         }}""",
         arg=before,
         timeout=WAIT,
     )
-    return str(page.locator(selector).nth(before).inner_text())
+    return str(answer.json_value())
 
 
 def picker(page: Page, key: str, scope: str = PICKERS) -> dict[str, str]:

@@ -7,6 +7,7 @@ Browser.setDownloadBehavior), use contexts[0].pages[0], and end the app process,
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Locator, Page, Playwright, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 READY = "[data-ready=true]"
@@ -87,6 +88,25 @@ def running_frozen_app(
         yield page
 
 
+_driver: Playwright | None = None
+
+
+def driver() -> Playwright:
+    """One Playwright driver (a node process) for the windows of a test module: starting one per
+    window cost about a second each. tests/conftest.py ends it after each module."""
+    global _driver
+    if _driver is None:
+        _driver = sync_playwright().start()
+    return _driver
+
+
+def end_driver() -> None:
+    global _driver
+    if _driver is not None:
+        _driver.stop()
+        _driver = None
+
+
 @contextmanager
 def running_command(
     command: list[str], log_path: Path, env: dict[str, str] | None = None
@@ -100,15 +120,21 @@ def running_command(
             stdout=log,
             stderr=subprocess.STDOUT,
         )
+        browser = None
         try:
             wait_for_cdp(port, proc)
-            with sync_playwright() as pw:
-                browser = pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}", no_defaults=True)
-                page = browser.contexts[0].pages[0]
-                wait_until_ready(page, log_path)
-                yield page, proc
+            browser = driver().chromium.connect_over_cdp(
+                f"http://127.0.0.1:{port}", no_defaults=True
+            )
+            page = browser.contexts[0].pages[0]
+            wait_until_ready(page, log_path)
+            yield page, proc
         finally:
             stop_app(proc)
+            if browser is not None:
+                # The app is gone: this only lets the driver forget the connection.
+                with contextlib.suppress(PlaywrightError):
+                    browser.close()
 
 
 PAGE_STATE = """() => ({
@@ -166,6 +192,15 @@ def until(page: Page, predicate: str, arg: Any = None, timeout: float = 30) -> N
         if time.monotonic() > deadline:
             raise AssertionError(f"not true within {timeout} s: {predicate}")
         time.sleep(0.05)  # polling the backend until the condition holds
+
+
+def text_of(locator: Locator) -> str:
+    """What an element holds, laid out or not: its textContent, white space collapsed.
+
+    Not inner_text(): innerText is "" for a message the list has not laid out yet (messages
+    are `content-visibility: auto`, and a new one is laid out only in a frame after it came,
+    once the list has scrolled to it), which a loaded machine can leave for several frames."""
+    return " ".join(str(locator.text_content()).split())
 
 
 def api(page: Page, service: str, method: str, *args: Any) -> Any:
