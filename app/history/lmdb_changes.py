@@ -11,9 +11,7 @@ deleting the channel's range deletes them with it (LmdbHistory.delete_channel).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
-from typing import TypeVar
+from collections.abc import Iterator
 
 import lmdb
 
@@ -24,10 +22,10 @@ from app.history.change_records import (
     encode_change,
     encode_texts,
 )
+from app.history.lmdb_env import GuardedEnvironment
 from app.history.lmdb_format import ID_WIDTH
 from app.models.changes import FileChange
 
-T = TypeVar("T")
 CHANGES_DB = b"changes"
 _RECORD, _TEXTS = b"r", b"t"
 
@@ -42,13 +40,8 @@ def _key(channel_id: str, change_id: str, kind: bytes) -> bytes | None:
 class LmdbChanges:
     """The change methods of `History`, on LmdbHistory's environment."""
 
+    _lmdb: GuardedEnvironment
     _changes: lmdb._Database
-
-    def _write(self, change: Callable[[lmdb.Transaction[bytes]], T]) -> T:
-        raise NotImplementedError  # LmdbHistory's
-
-    def _reading(self, db: lmdb._Database) -> AbstractContextManager[lmdb.Transaction[bytes]]:
-        raise NotImplementedError  # LmdbHistory's
 
     def add_change(self, change: FileChange, texts: ChangeTexts) -> None:
         record_key = _key(change.channel, change.id, _RECORD)
@@ -61,7 +54,7 @@ class LmdbChanges:
             txn.put(record_key, record, db=self._changes)
             txn.put(texts_key, packed, db=self._changes)
 
-        self._write(add)
+        self._lmdb.write(add)
 
     def put_change(self, change: FileChange) -> None:
         key = _key(change.channel, change.id, _RECORD)
@@ -73,13 +66,13 @@ class LmdbChanges:
             if txn.get(key, db=self._changes) is not None:
                 txn.put(key, record, db=self._changes)
 
-        self._write(put)
+        self._lmdb.write(put)
 
     def changes(self, channel_id: str) -> list[FileChange]:
         prefix = channel_id.encode()
         if len(prefix) != ID_WIDTH:
             return []
-        with self._reading(self._changes) as txn:
+        with self._lmdb.reading(self._changes) as txn:
             records = list(_records(txn.cursor(db=self._changes), prefix))
         return [decode_change(record) for record in records]
 
@@ -87,7 +80,7 @@ class LmdbChanges:
         key = _key(channel_id, change_id, _TEXTS)
         if key is None:
             return None
-        with self._reading(self._changes) as txn:
+        with self._lmdb.reading(self._changes) as txn:
             packed = txn.get(key)
         return decode_texts(packed) if packed is not None else None
 

@@ -13,30 +13,18 @@ app/history/checked.py), a damaged record is never passed on (the page gets a no
 place, agents nothing), and a read or write that LMDB refuses raises a sentence
 (app/history/failures.py). Damage found while running becomes the history's `problem`.
 
-Threads: writes, growing the map and closing happen on the core loop thread; reads may come
-from any thread (the page's history reads do not wait for the core loop). LMDB lets readers
-and a writer work at once, but not a read beside `set_mapsize` or `close`: every read, the
-growth and the close take `_guard`, a lock held for the few microseconds a read lasts.
+Threads: reads from any thread, writes on the core loop's (app/history/lmdb_env.py).
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar
 
 import lmdb
 from pydantic import ValidationError
 
 from app.history import lmdb_format
-from app.history.base import (
-    PAGE,
-    HistoryClosed,
-    RecordPage,
-    StoredChannel,
-)
+from app.history.base import PAGE, RecordPage, StoredChannel
 from app.history.data_file import (
     CutShort,
     data_length,
@@ -45,21 +33,16 @@ from app.history.data_file import (
     refuse_emptied,
     restore_length,
 )
-from app.history.failures import (
-    HistoryUnreadable,
-    HistoryWriteError,
-    describe,
-    is_damage,
-    is_lasting,
-)
+from app.history.failures import HistoryUnreadable
 from app.history.lmdb_changes import CHANGES_DB, LmdbChanges
+from app.history.lmdb_env import GuardedEnvironment
 from app.history.lmdb_format import (
     MAX_DBS,
     SUB_DATABASES,
     next_position,
     position_bytes,
 )
-from app.history.lmdb_map import INITIAL_MAP_SIZE, grow_map
+from app.history.lmdb_map import INITIAL_MAP_SIZE
 from app.history.lmdb_walks import END, page, prefix_of, required_prefix, walk_back
 from app.history.lmdb_windows import LmdbWindows
 from app.history.lock import FolderLock
@@ -79,8 +62,6 @@ from app.history.records import (
 from app.i18n import _
 from app.models.conversation import Command, Message
 
-T = TypeVar("T")
-
 # LMDB keys have at most 511 bytes: a longer "message id" from the page is no message's.
 _MAX_ID_BYTES = 256
 
@@ -94,15 +75,13 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.folder = folder
         self._lock = lock
-        self._guard = threading.Lock()
-        self._closed = False
         self._report = ProblemReport()
         self._checks = RecordChecks(folder, self._report)
         refuse_emptied(folder)
         length = data_length(folder)
         # sync/metasync on and writemap off (the defaults, spelled out): a commit is on disk
         # when put returns, and a stray write through the map cannot corrupt the file.
-        self._env = lmdb.open(
+        env = lmdb.open(
             str(folder),
             map_size=INITIAL_MAP_SIZE,
             subdir=True,
@@ -112,34 +91,29 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
             writemap=False,
             mode=0o600,  # conversations may hold secrets: the files are the user's alone
         )
+        self._lmdb = GuardedEnvironment(env, folder, self._report)
         try:
-            refuse_cut_short(self._env, folder, length)
+            refuse_cut_short(env, folder, length)
             # Creating sub-databases and converting an older format are writes: they can meet
             # a full map too (a database reopened with a map just its size, see lmdb_map.grow_map).
-            dbs = self._write(self._open_sub_databases)
+            dbs = self._lmdb.write(lambda txn: _open_sub_databases(env, txn))
             self._channels, self._timeline, self._positions, self._commands, self._meta = dbs
-            self._changes = self._write(lambda txn: self._env.open_db(CHANGES_DB, txn=txn))
+            self._changes = self._lmdb.write(lambda txn: env.open_db(CHANGES_DB, txn=txn))
             self._check_ends()
             mark_started(folder)
         except CutShort:
-            self._env.close()
+            env.close()
             restore_length(folder, length)
             raise
         except BaseException:
-            self._env.close()
+            env.close()
             raise
-
-    def _open_sub_databases(self, txn: lmdb.Transaction[bytes]) -> list[lmdb._Database]:
-        dbs = [self._env.open_db(name, txn=txn) for name in SUB_DATABASES]
-        _channels, timeline, positions, _commands, meta = dbs
-        lmdb_format.prepare(self._env, txn, timeline, positions, meta)
-        return dbs
 
     def _check_ends(self) -> None:
         """Reads the first and last record of each sub-database: a damaged tree usually
         shows here, at open (history then falls back to memory), not in the middle of a
         conversation. It costs a few page reads, whatever the size."""
-        with self._env.begin() as txn:
+        with self._lmdb.env.begin() as txn:
             for db in (self._channels, self._timeline, self._positions, self._commands):
                 cursor = txn.cursor(db=db)
                 if cursor.first():
@@ -159,7 +133,7 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
     def channels(self) -> list[StoredChannel]:
         """Every readable channel; a damaged record is left out (and reported)."""
         try:
-            with self._reading(self._channels) as txn:
+            with self._lmdb.reading(self._channels) as txn:
                 items = list(txn.cursor().iternext())
         except HistoryUnreadable:
             return []  # the problem says why: the app runs, on an empty list
@@ -177,7 +151,7 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
     def put_channel(self, stored: StoredChannel) -> None:
         key = required_prefix(stored.channel.id)
         value = stored.model_dump_json(by_alias=True).encode()
-        self._write(lambda txn: txn.put(key, value, db=self._channels))
+        self._lmdb.write(lambda txn: txn.put(key, value, db=self._channels))
 
     def delete_channel(self, channel_id: str) -> None:
         prefix = prefix_of(channel_id)
@@ -193,7 +167,7 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
                 while found and cursor.key().startswith(prefix):
                     found = cursor.delete()
 
-        self._write(delete)
+        self._lmdb.write(delete)
         self._checks.forget(prefix)
 
     # Messages
@@ -213,7 +187,7 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
             txn.put(prefix + position, value, db=self._timeline)
             return int.from_bytes(position, "big")
 
-        position = self._write(add)
+        position = self._lmdb.write(add)
         self._checks.written(prefix, position)
 
     def last_messages(self, channel_id: str, limit: int = PAGE) -> tuple[list[Message], bool]:
@@ -228,7 +202,7 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
         prefix = prefix_of(channel_id)
         if prefix is None:
             return RecordPage([], False)
-        with self._reading(self._timeline) as txn:
+        with self._lmdb.reading(self._timeline) as txn:
             items, more = page(txn, prefix, prefix + END, limit)
         return RecordPage(self._checks.records(prefix, items), more)
 
@@ -236,7 +210,7 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
         prefix = prefix_of(channel_id)
         if prefix is None:
             return RecordPage([], False)
-        with self._reading(self._timeline) as txn:
+        with self._lmdb.reading(self._timeline) as txn:
             position = self._position(txn, prefix, before_id)
             if position is None:
                 return RecordPage([], False)  # no such message: nothing is before it
@@ -251,7 +225,7 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
         if prefix is None or limit <= 0:
             return []
         try:
-            with self._reading(self._timeline) as txn:
+            with self._lmdb.reading(self._timeline) as txn:
                 position = self._position(txn, prefix, after_id)
                 floor = prefix if position is None else prefix + position
                 items = walk_back(txn, prefix + END, floor, limit)
@@ -284,7 +258,7 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
         if not agent:
             return []  # LMDB keys cannot be empty; no agent has an empty name
         try:
-            with self._reading(self._commands) as txn:
+            with self._lmdb.reading(self._commands) as txn:
                 value = txn.get(agent.encode())
             return decode_commands(value)
         except HistoryUnreadable:
@@ -299,84 +273,38 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
     def put_commands(self, agent: str, commands: list[Command]) -> None:
         key = agent.encode()
         value = encode_commands(commands)
-        self._write(lambda txn: txn.put(key, value, db=self._commands))
+        self._lmdb.write(lambda txn: txn.put(key, value, db=self._commands))
 
     # Values the app keeps (next to the format's own key, in `meta`: theirs start with "app:")
 
     def value(self, key: str) -> bytes | None:
         try:
-            with self._reading(self._meta) as txn:
+            with self._lmdb.reading(self._meta) as txn:
                 return txn.get(_value_key(key))
         except HistoryUnreadable:
             return None
 
     def put_value(self, key: str, value: bytes) -> None:
         stored = _value_key(key)
-        self._write(lambda txn: txn.put(stored, value, db=self._meta))
+        self._lmdb.write(lambda txn: txn.put(stored, value, db=self._meta))
 
     # Lifetime
 
     def close(self) -> None:
         try:
-            with self._guard:  # waits for a read in progress on another thread
-                self._closed = True
-                self._env.close()
+            self._lmdb.close()
         finally:
             if self._lock is not None:
                 self._lock.release()
 
-    @contextmanager
-    def _reading(self, db: lmdb._Database) -> Iterator[lmdb.Transaction[bytes]]:
-        """A read transaction on `db`, from any thread, guarded against close and growth."""
-        with self._guard:
-            if self._closed:
-                raise HistoryClosed(f"{self.folder}: the history was closed")
-            try:
-                with self._env.begin(db=db) as txn:
-                    yield txn
-            except lmdb.Error as error:
-                raise self._unreadable(error) from error
 
-    def _unreadable(self, error: lmdb.Error) -> HistoryUnreadable:
-        if is_damage(error):
-            self._report.damaged(self.folder, str(error), error)
-            return HistoryUnreadable(
-                _("this conversation's history is damaged and cannot be read ({details})").format(
-                    details=error
-                )
-            )
-        return HistoryUnreadable(
-            _("the history cannot be read: {reason}").format(reason=describe(error, self.folder))
-        )
-
-    # Writing
-
-    def _write(self, change: Callable[[lmdb.Transaction[bytes]], T]) -> T:
-        """Runs `change` in one write transaction; raises `HistoryWriteError`, saying why in a
-        sentence, when it cannot be done (nothing of it was written then)."""
-        try:
-            return self._commit(change)
-        except lmdb.Error as error:
-            reason = describe(error, self.folder)
-            if is_damage(error):
-                self._report.damaged(self.folder, str(error), error)
-            elif is_lasting(error):
-                self._report.report(
-                    _("The history in {folder} cannot be used any more: {reason}.").format(
-                        folder=self.folder, reason=reason
-                    )
-                )
-            raise HistoryWriteError(reason) from error
-
-    def _commit(self, change: Callable[[lmdb.Transaction[bytes]], T]) -> T:
-        """When the map is full the transaction is aborted (nothing of it was written), the
-        map doubles and the change runs again."""
-        while True:
-            try:
-                with self._env.begin(write=True) as txn:
-                    return change(txn)
-            except lmdb.MapFullError:
-                grow_map(self._env, self._guard)
+def _open_sub_databases(
+    env: lmdb.Environment, txn: lmdb.Transaction[bytes]
+) -> list[lmdb._Database]:
+    dbs = [env.open_db(name, txn=txn) for name in SUB_DATABASES]
+    _channels, timeline, positions, _commands, meta = dbs
+    lmdb_format.prepare(env, txn, timeline, positions, meta)
+    return dbs
 
 
 def _value_key(key: str) -> bytes:

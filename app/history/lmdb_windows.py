@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
-
 import lmdb
 
 from app.history.base import AROUND_AFTER, AROUND_BEFORE, PAGE, RecordWindow
+from app.history.lmdb_env import GuardedEnvironment
 from app.history.lmdb_walks import END, page, prefix_of, walk_forward
 from app.history.record_checks import RecordChecks
 
@@ -15,11 +14,9 @@ from app.history.record_checks import RecordChecks
 class LmdbWindows:
     """`records_around` and `records_after` of `History`, on LmdbHistory's timeline."""
 
+    _lmdb: GuardedEnvironment
     _timeline: lmdb._Database
     _checks: RecordChecks
-
-    def _reading(self, db: lmdb._Database) -> AbstractContextManager[lmdb.Transaction[bytes]]:
-        raise NotImplementedError  # LmdbHistory's
 
     def _position(
         self, txn: lmdb.Transaction[bytes], prefix: bytes, message_id: str
@@ -48,7 +45,7 @@ class LmdbWindows:
         prefix = prefix_of(channel_id)
         if prefix is None:
             return None
-        with self._reading(self._timeline) as txn:
+        with self._lmdb.reading(self._timeline) as txn:
             position = self._position(txn, prefix, message_id)
             if position is None:
                 return None

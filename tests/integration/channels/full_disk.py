@@ -102,7 +102,7 @@ def disk_full_error() -> lmdb.Error:
 class InjectedDisk:
     def __init__(self, history: LmdbHistory) -> None:
         self.full = False
-        history._env = _FailingEnvironment(history._env, self)  # type: ignore[assignment]
+        history._lmdb.env = _FailingEnvironment(history._lmdb.env, self)  # type: ignore[assignment]
 
     def fill(self) -> None:
         self.full = True

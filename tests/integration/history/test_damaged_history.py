@@ -286,6 +286,6 @@ def test_a_whole_file_lengthened_by_mapping_opens_with_everything_in_it(
     history = LmdbHistory(folder)
     try:
         assert history.messages_after(channel_id, "", 1000) == added
-        assert (folder / DATA_FILE).stat().st_size == history._env.info()["map_size"]
+        assert (folder / DATA_FILE).stat().st_size == history._lmdb.env.info()["map_size"]
     finally:
         history.close()

@@ -60,7 +60,7 @@ def test_a_write_too_big_for_the_largest_map_says_so_and_the_history_goes_on(
         with pytest.raises(HistoryWriteError) as refused:
             history.add_message(text_message(channel_id, "x" * 3_000_000))
         assert str(refused.value) == "the history reached the largest size it may grow to"
-        assert history._env.info()["map_size"] == 1024 * 1024  # it grew as far as allowed
+        assert history._lmdb.env.info()["map_size"] == 1024 * 1024  # it grew as far as allowed
         small = text_message(channel_id, "small")
         history.add_message(small)
         assert history.last_messages(channel_id) == ([*kept, small], False)

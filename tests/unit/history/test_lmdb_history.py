@@ -95,7 +95,7 @@ def test_the_map_doubles_until_a_write_fits_and_everything_stays_readable(
     added.append(text_message(channel_id, "big " + "y" * 3_000_000))
     for message in added:
         history.add_message(message)
-    assert history._env.info()["map_size"] >= 4 * 1024 * 1024
+    assert history._lmdb.env.info()["map_size"] >= 4 * 1024 * 1024
     history.close()
 
     reopened = LmdbHistory(folder)

@@ -21,7 +21,7 @@ import lmdb
 import pytest
 
 from app.core.ids import new_id
-from app.history import lmdb_map, lmdb_store, lmdb_walks
+from app.history import lmdb_env, lmdb_map, lmdb_store, lmdb_walks
 from app.history.data_file import DATA_FILE
 from app.history.lmdb_store import LmdbHistory
 from app.history.records import encode_message
@@ -46,7 +46,7 @@ def unsynced(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def map_size(history: LmdbHistory) -> int:
-    return int(history._env.info()["map_size"])
+    return int(history._lmdb.env.info()["map_size"])
 
 
 def on_disk(folder: Path) -> tuple[int, int]:
@@ -67,7 +67,7 @@ def growths(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
         grow(env, guard)
         seen.append((before, env.info()["map_size"]))
 
-    monkeypatch.setattr(lmdb_store, "grow_map", recording)
+    monkeypatch.setattr(lmdb_env, "grow_map", recording)
     return seen
 
 
@@ -168,7 +168,7 @@ def test_the_file_and_the_map_stay_proportional_to_what_the_history_holds(
         assert held > 7 * MIB
         assert len(seen) >= 3  # it got there by growing from 1 MiB
         # The B-tree's pages are partly filled: about 1.5x what it holds here; 2x is the bound.
-        used = (history._env.info()["last_pgno"] + 1) * history._env.stat()["psize"]
+        used = (history._lmdb.env.info()["last_pgno"] + 1) * history._lmdb.env.stat()["psize"]
         assert used <= 2 * held + 256 * KIB
         # The map, which is the file on Windows: at most twice the pages in use, plus the first.
         assert map_size(history) <= 2 * used + lmdb_store.INITIAL_MAP_SIZE
@@ -251,8 +251,8 @@ def test_the_map_never_grows_while_another_thread_is_in_a_read(
     earlier = varied_messages(channel_id, 5)
     for message in earlier:
         history.add_message(message)
-    env, guard = WatchedEnv(history._env), WatchedGuard()
-    history._env, history._guard = env, guard  # type: ignore[assignment]
+    env, guard = WatchedEnv(history._lmdb.env), WatchedGuard()
+    history._lmdb.env, history._lmdb._guard = env, guard  # type: ignore[assignment]
 
     # The reader stops in the middle of its read transaction until the test lets it go.
     reading, let_go = threading.Event(), threading.Event()
@@ -283,7 +283,7 @@ def test_the_map_never_grows_while_another_thread_is_in_a_read(
     assert set(env.reads_open_at_remap) == {0}
     assert len(pages[0]) == len(earlier)  # the read was whole
     assert history.messages_after(channel_id, "", 10) == [*earlier, big]
-    history._env = env._env
+    history._lmdb.env = env._env
     history.close()
 
 
@@ -305,7 +305,7 @@ def test_a_history_larger_than_the_first_map_reopens_and_grows_on(
     seen = growths(monkeypatch)
     reopened = LmdbHistory(folder)
     try:
-        used = (reopened._env.info()["last_pgno"] + 1) * reopened._env.stat()["psize"]
+        used = (reopened._lmdb.env.info()["last_pgno"] + 1) * reopened._lmdb.env.stat()["psize"]
         assert map_size(reopened) >= used  # LMDB maps every page in use, whatever was asked
         assert reopened.messages_after(channel_id, "", 1000) == written
         more = varied_messages(channel_id, 30, longest=16 * KIB, seed=19)
