@@ -119,7 +119,7 @@ def _send(window: Any, script: str) -> None:
 def install(bridge_module: str, api: object) -> None:
     """Puts the gate, allowing the exposed methods of `api`, in front of the page's calls in
     `bridge_module` (the running backend's). Installing again replaces the gate."""
-    module = importlib.import_module(bridge_module)
-    call = module.js_bridge_call
+    namespace = vars(importlib.import_module(bridge_module))
+    call = namespace["js_bridge_call"]
     original = call.__wrapped__ if getattr(call, "__sidekicks_guarded__", False) else call
-    module.js_bridge_call = guarded(original, allowed_calls(api))
+    namespace["js_bridge_call"] = guarded(original, allowed_calls(api))

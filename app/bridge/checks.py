@@ -4,7 +4,7 @@ Every patch is exact, so a pywebview that changed underneath must stop the app r
 the page a broken or weakened bridge. Checked here, for the running backend (backends.py):
 - csp: its injected script (webview/js/api.js) still builds the api with `new Function` in the
   form csp.py replaces, still sends calls for that backend's platform string, still answers a call
-  with `resolve(JSON.parse(value))` (results.py's text is parsed once more by csp.py's closure),
+  with `resolve(JSON.parse(value))` (csp.py parses results.py's JSON text once more there),
   and the finish script still creates the api;
 - the backend's own code (compiled from pywebview's module, not imported: on macOS and Windows
   the toolkits load later, and the same reading tests every backend on Linux) still injects the
@@ -79,7 +79,7 @@ def verify_script(backend: Backend, js_dir: Path | None = None) -> None:
         f"api.js no longer sends calls for '{platform}' the way the patch does": (
             f"case '{platform}':" in api and "_checkValue" in api
         ),
-        "api.js no longer parses what a call answers": "resolve(JSON.parse(value));" in api,
+        "api.js no longer parses what a call answers": api.count(csp.ANSWERED) == 1,
         "finish.js no longer creates the api": (
             "window.pywebview._createApi(JSON.parse('%(functions)s'))" in finish
         ),
@@ -214,8 +214,8 @@ def verify_answers(backend: Backend) -> None:
     allow-list's refusal answers too)."""
     from webview import util
 
-    code = getattr(inspect.unwrap(util.js_bridge_call), "__code__", None)
-    names = {n for each in _codes(code) for n in each.co_names} if code is not None else set()
+    code: CodeType = inspect.unwrap(util.js_bridge_call).__code__
+    names = {name for each in _codes(code) for name in each.co_names}
     if "evaluate_js" not in names or not any(ANSWER in text for text in strings(code)):
         raise fail(
             backend,

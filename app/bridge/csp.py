@@ -2,8 +2,9 @@
 
 pywebview relies on eval twice, and a strict CSP refuses both (EvalError):
 - its injected script builds each `window.pywebview.api.<Service>.<Method>` with
-  `new Function(...)`: the script is patched to build the same functions as closures (which
-  also parse the JSON text results.py answers, so the page gets values as before);
+  `new Function(...)`: the script is patched to build the same functions as closures (and
+  its `_checkValue` to parse the JSON text results.py answers once more: the page gets the
+  values it always did);
 - `Window.evaluate_js` wraps every script in `eval("…")`, and pywebview returns each call's
   result to the page that way: our window's `evaluate_js` runs the script as it is
   (`run_js`), which is all those calls and the event pump need.
@@ -32,16 +33,18 @@ CLOSURE = """      nestedObject[functionName] = (function (name) {
           var __id = (Math.random() + "").substring(2);
           var args = Array.prototype.slice.call(arguments);
           var promise = new Promise(function (resolve, reject) {
-            // results.py answers JSON text: the page gets the value it encodes
-            var parsed = function (text) {
-              try { resolve(JSON.parse(text)); } catch (e) { reject(e); }
-            };
-            window.pywebview._checkValue(name, parsed, reject, __id);
+            window.pywebview._checkValue(name, resolve, reject, __id);
           });
           window.pywebview._jsApiCallback(name, args, __id);
           return promise;
         };
       })(funcName);"""
+
+# How pywebview's `_checkValue` resolves a call with the value it answered. The page API answers
+# JSON text (results.py), which pywebview sends as a JSON string: parsed once more, the page gets
+# the value that text encodes, whichever way the call was made.
+ANSWERED = "resolve(JSON.parse(value));"
+ANSWERED_TEXT = "resolve(JSON.parse(JSON.parse(value)));"
 
 
 class BridgePatchError(RuntimeError):
@@ -54,12 +57,12 @@ _BACKEND_OF = {backend.platform: backend.name for backend in BACKENDS.values()}
 
 
 def patch_script(js_code: str, backend: str = "any") -> str:
-    if ORIGINAL not in js_code:
+    if js_code.count(ORIGINAL) != 1 or js_code.count(ANSWERED) != 1:
         raise BridgePatchError(
             f"pywebview's bridge script for the {backend} backend changed: "
             "app/bridge/csp.py must be updated"
         )
-    return js_code.replace(ORIGINAL, CLOSURE)
+    return js_code.replace(ORIGINAL, CLOSURE).replace(ANSWERED, ANSWERED_TEXT)
 
 
 def without_eval(window: Any) -> None:

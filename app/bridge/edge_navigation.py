@@ -39,7 +39,7 @@ def locked(edge_chrome: Any, app_page: Callable[[], AppPage]) -> Any:
     if getattr(edge_chrome, "__sidekicks_locked__", False):
         return edge_chrome
 
-    class LockedEdgeChrome(edge_chrome):  # type: ignore[misc,valid-type]
+    class LockedEdgeChrome(edge_chrome):  # type: ignore[misc]
         __sidekicks_locked__ = True
 
         def on_navigation_start(self, sender: Any, args: Any) -> None:

@@ -78,6 +78,11 @@ def files_app(root: str | None) -> Any:
 class ListeningServer(BottleServer):
     """pywebview's server, bound and listening when `start_server` returns its address."""
 
+    # Set by pywebview's start_server without a declaration (what its Window and the app read).
+    port: int
+    thread: threading.Thread
+    common_path: str | None
+
     @classmethod
     def start_server(
         cls,
@@ -106,13 +111,14 @@ class ListeningServer(BottleServer):
                 f"the window's page server could not listen ({where}: {error})"
             ) from error
         server = cls()
-        server.root_path = root
+        server.root_path = root  # type: ignore[assignment]  # pywebview's `str`, None there too
         server.port = int(httpd.server_address[1])
         server.thread = threading.Thread(
             target=httpd.serve_forever, name="sidekicks-page-server", daemon=True
         )
         server.thread.start()
         server.running = True
-        server.address = f"http://{HOST}:{server.port}/"
+        address = f"http://{HOST}:{server.port}/"
+        server.address = address  # type: ignore[assignment]  # declared None by pywebview
         cls.common_path = common  # what pywebview's Window reads to resolve its URL
-        return server.address, common, server
+        return address, common, server

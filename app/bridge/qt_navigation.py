@@ -49,7 +49,7 @@ def locked_browser_view(browser_view: Any, app_page: Callable[[], AppPage]) -> A
 
     link_clicked = QWebEnginePage.NavigationType.NavigationTypeLinkClicked
 
-    class NewWindowPage(QWebEnginePage):  # type: ignore[misc]
+    class NewWindowPage(QWebEnginePage):
         """Where a page's new window would load: it never shows anything."""
 
         def acceptNavigationRequest(self, url: Any, kind: Any, is_main_frame: bool) -> bool:
@@ -57,7 +57,7 @@ def locked_browser_view(browser_view: Any, app_page: Callable[[], AppPage]) -> A
             follow(for_a_new_window(target), target, "open")
             return False
 
-    class LockedPage(QWebEnginePage):  # type: ignore[misc]
+    class LockedPage(QWebEnginePage):
         """The window's page: the app's pages only, every permission denied."""
 
         def __init__(self, parent: Any, profile: Any = None) -> None:
@@ -84,7 +84,7 @@ def locked_browser_view(browser_view: Any, app_page: Callable[[], AppPage]) -> A
         def createWindow(self, kind: Any) -> Any:
             return self.new_window_page
 
-    class LockedBrowserView(browser_view):  # type: ignore[misc,valid-type]
+    class LockedBrowserView(browser_view):  # type: ignore[misc]
         __sidekicks_locked__ = True
         WebPage = LockedPage
 

@@ -6,8 +6,8 @@ The services return models (app/core/expose.py). pywebview encodes a js_api resu
 service of the app's api (`Sidekicks.api`), holding that service's exposed methods and nothing
 else; each calls the service's method and returns its result as JSON text: models by alias (the
 SPEC's camelCase, also inside lists and dicts), a `WireJson` as the text it already is. pywebview
-sends that text as a JSON string, and the page's function (app/bridge/csp.py's closure, in the
-injected script) parses it once more: the page receives the same values as before, and
+sends that text as a JSON string, and the injected script (its `_checkValue`, patched by
+app/bridge/csp.py) parses it once more: the page receives the same values as before, and
 `window.pywebview.api.<Service>.<Method>` keeps its parameters (pywebview reads them from the
 signature). The headless api (`Sidekicks.api`, tests, scripts) keeps returning models.
 """

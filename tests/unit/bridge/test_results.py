@@ -1,6 +1,6 @@
 """The page API answers JSON text (models by alias, camelCase; WireJson as the text it already
 is), which crosses pywebview's real bridge function as a JSON string the page parses once more
-(csp.py's closure): the page receives the values it always did."""
+(csp.py's patch of `_checkValue`): the page receives the values it always did."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ class Api:
 def page_value(name: str, *params: Any) -> Any:
     """Runs pywebview's bridge call on the page API and decodes what the page would: the
     single-quoted JS string literal in the script (pywebview escapes backslashes and quotes),
-    JSON (pywebview's `JSON.parse`), then JSON again (csp.py's closure)."""
+    JSON (pywebview's `JSON.parse`), then JSON again (csp.py's patch of it)."""
     window = FakeWindow(results.page_api(Api()))
     util.js_bridge_call(window, f"Service.{name}", list(params), "id-1")  # type: ignore[arg-type]
     script = window.scripts.get(timeout=5)
