@@ -15,6 +15,7 @@ animation frame.
    stream, after it and after the second. Anchor: the "before" figures.
 
 Run: .venv/bin/python bench/terminal_stream.py   (needs ui/dist: cd ui && npm run build)
+     `BENCH_TERMINAL_MB` changes the size; `--tiny`: 1 MB, 300 ms idle
 """
 
 from __future__ import annotations
@@ -30,13 +31,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.proc_tree import descendants  # noqa: E402
-from tests.e2e.window import running_app  # noqa: E402
+from bench.sizes import count, pick  # noqa: E402
+from tests.e2e.window import end_driver, running_app  # noqa: E402
 
-TOTAL_MB = int(os.environ.get("BENCH_TERMINAL_MB", "50"))
+TOTAL_MB = count("BENCH_TERMINAL_MB", 50, 1)
 PACED_MB_S = 5
 WORKSPACE_AGENT = ROOT / "tests" / "fakes" / "workspace_agent.py"
 CONVERSATION = "[data-testid=conversation][data-loaded=true]"
-IDLE_MS = 3000
+IDLE_MS = pick(3000, 300)
 
 # 100-byte lines with two colours, written in 1 MB blocks; paced: a block every 1/rate s.
 PRINTER = """
@@ -276,7 +278,7 @@ def main() -> None:
         f"   p99 {unseen['p99']:6.1f} ms   max {unseen['max']:6.1f} ms;"
         f" ratio p99 shown / not shown {paced['p99'] / unseen['p99']:.2f}",
         f"  idle anchor   : p50 {idle_p50:6.1f} ms   p99 {idle_p99:6.1f} ms"
-        f"   max {idle_max:6.1f} ms   ({len(idle)} frames over {IDLE_MS / 1000:.0f} s)",
+        f"   max {idle_max:6.1f} ms   ({len(idle)} frames over {IDLE_MS / 1000:g} s)",
         "  memory held: before the streams → after the first → after the second",
     ]
     for key, label in (
@@ -294,4 +296,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        end_driver()  # the Playwright driver the window used

@@ -18,6 +18,8 @@ Run: .venv/bin/python bench/ui_render.py   (needs ui/dist: cd ui && npm run buil
      .venv/bin/python bench/ui_render.py --render   (part 1 only, quicker to repeat)
      .venv/bin/python bench/ui_render.py --render --runs 5   (part 1 in 5 fresh windows: each
      run's figures, then their medians; "cold" is only cold in a window just started)
+     .venv/bin/python bench/ui_render.py --tiny   (10 Markdown messages, /bench 500, 0.5 s
+     paced, 120 messages to scroll back through, 300 ms idle: the suite's run)
 """
 
 from __future__ import annotations
@@ -35,14 +37,17 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.window import running_app  # noqa: E402
+from bench.sizes import TINY, count, pick  # noqa: E402
+from tests.e2e.window import end_driver, running_app  # noqa: E402
 
-MARKDOWN_MESSAGES = 100  # 50 `/echo` prompts and their 50 answers
-PACED_RATE, PACED_SECONDS = 2000, 10
-BENCH_CHUNKS = int(os.environ.get("BENCH_CHUNKS", "20000"))
+MARKDOWN_MESSAGES = pick(100, 10)  # 50 `/echo` prompts and their 50 answers
+PACED_RATE, PACED_SECONDS = 2000, pick(10.0, 0.5)
+BENCH_CHUNKS = count("BENCH_CHUNKS", 20000, 500)
 RENDER_ONLY = "--render" in sys.argv  # part 1 only: no streaming, no long history to prefill
-HISTORY_SENDS = 0 if RENDER_ONLY else int(os.environ.get("BENCH_HISTORY", "5000"))  # x2 messages
-REOPEN = 5
+# x2 messages; tiny: still more than the 100 a conversation opens with, so it scrolls back.
+HISTORY_SENDS = 0 if RENDER_ONLY else count("BENCH_HISTORY", 5000, 60)
+REOPEN = pick(5, 2)
+IDLE_MS = pick(3000, 300)
 RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 1
 
 CONVERSATION = "[data-testid=conversation][data-loaded=true]"
@@ -115,7 +120,7 @@ def paced_agent() -> None:
 
     def answer(rid: Any, sid: str) -> None:
         start = time.monotonic()
-        for i in range(PACED_RATE * PACED_SECONDS):
+        for i in range(round(PACED_RATE * PACED_SECONDS)):
             delay = start + i / PACED_RATE - time.monotonic()
             if delay > 0:
                 time.sleep(delay)  # the pace itself
@@ -279,7 +284,7 @@ def stream_gaps(page: Any, send: Any) -> tuple[dict[str, Any], list[float]]:
 def measure_streaming(page: Any) -> dict[str, Any]:
     # Anchor 1: the page idle, frame gaps over a few seconds.
     page.evaluate(FRAMES)
-    page.wait_for_timeout(3000)  # an idle period to measure, not a wait for a condition
+    page.wait_for_timeout(IDLE_MS)  # an idle period to measure, not a wait for a condition
     page.evaluate("window.__framing = false")
     idle = [gap for _t, gap in page.evaluate("window.__gaps")]
 
@@ -330,7 +335,7 @@ def measure_streaming(page: Any) -> dict[str, Any]:
 
 def measure_paced(page: Any) -> dict[str, Any]:
     """2,000 chunks/s for 10 s into a shown direct conversation, and into one not shown."""
-    total = PACED_RATE * PACED_SECONDS
+    total = round(PACED_RATE * PACED_SECONDS)
     open_from_sidebar(page, "agent-item", "paced")
     paced = page.get_attribute("[data-testid=conversation]", "data-channel")
 
@@ -415,7 +420,9 @@ def main() -> None:
     os.environ["XDG_CONFIG_HOME"] = str(xdg)
     os.environ["SIDEKICKS_DEMO_DELAY"] = "0"
     config = xdg / "ui-bench.yaml"
-    paced = json.dumps([sys.executable, str(Path(__file__).resolve()), "--paced-agent"])
+    # The paced agent is this file too: at the tiny size, its stream is the tiny one.
+    agent = [sys.executable, str(Path(__file__).resolve()), "--paced-agent"]
+    paced = json.dumps([*agent, "--tiny"] if TINY else agent)
     config.write_text(
         "agents:\n  - name: demo\n    builtin: demo\n  - name: other\n    builtin: demo\n"
         f"  - name: paced\n    command: {paced}\n",
@@ -496,7 +503,7 @@ def other_lines(s: dict[str, Any], h: dict[str, Any]) -> list[str]:
         f"   anchor, idle page     : max {s['idle_max']:6.1f} ms   p99 {s['idle_p99']:6.1f} ms",
         f"   ratio p99 shown / not shown {s['p99'] / s['unseen_p99']:.2f},"
         f" shown / idle {s['p99'] / s['idle_p99']:.2f}",
-        f"   paced {PACED_RATE:,}/s for {PACED_SECONDS} s: {s['paced_seconds']:.2f} s,"
+        f"   paced {PACED_RATE:,}/s for {PACED_SECONDS:g} s: {s['paced_seconds']:.2f} s,"
         f" {s['paced_rate']:,.0f} chunks/s, text complete: {s['paced_complete']}",
         f"   frame gaps, shown     : max {s['paced_max']:6.1f} ms   p99 {s['paced_p99']:6.1f} ms"
         f"   p50 {s['paced_p50']:5.1f} ms   ({s['paced_frames']} frames)",
@@ -517,4 +524,7 @@ if __name__ == "__main__":
     if "--paced-agent" in sys.argv:
         paced_agent()
     else:
-        main()
+        try:
+            main()
+        finally:
+            end_driver()  # the Playwright driver the windows shared

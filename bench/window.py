@@ -6,6 +6,7 @@
    a static page (bench/bare_window.py), in the same run (target: within 1.5x).
 
 Run: .venv/bin/python bench/window.py   (needs ui/dist: ./scripts/setup builds it)
+     `--tiny`: 1 round, 500 events flat out, 0.5 s paced
 """
 
 from __future__ import annotations
@@ -17,17 +18,20 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.sizes import count, pick  # noqa: E402
 from tests.e2e.window import free_port, offscreen_env, stop_app, wait_for_cdp  # noqa: E402
 
-FLAT_OUT = int(os.environ.get("BENCH_EVENTS", "20000"))
-PACED_RATE, PACED_SECONDS = 2000, 5
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+FLAT_OUT = count("BENCH_EVENTS", 20000, 500)
+PACED_RATE, PACED_SECONDS = 2000, pick(5.0, 0.5)
+ROUNDS = count("BENCH_ROUNDS", 3, 1)
+ARRIVAL_TIMEOUT = 120  # seconds for every event to reach the page
 
 RECORDER = """() => {
   window.__lat = [];
@@ -46,6 +50,27 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def wait_for_debugging_port(port: int, timeout: float = 60) -> None:
+    """The window's remote debugging answers (it opens in this process, after run_window)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=1):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)  # polling the port until it answers
+
+
+def wait_for_events(page: Any, total: int) -> None:
+    deadline = time.monotonic() + ARRIVAL_TIMEOUT
+    while page.evaluate("window.__lat.length") < total:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"not all {total} events reached the page")
+        time.sleep(0.01)  # polling the page's count
+
+
 def event_figures(port: int, sk: Any, results: dict[str, Any]) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -56,6 +81,7 @@ def event_figures(port: int, sk: Any, results: dict[str, Any]) -> None:
         sk.events.emit(names.AGENT_LOG, AgentLog(agent="bench", line=repr(time.time() * 1000)))
 
     try:
+        wait_for_debugging_port(port)
         with sync_playwright() as pw:
             page = (
                 pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}", no_defaults=True)
@@ -67,15 +93,14 @@ def event_figures(port: int, sk: Any, results: dict[str, Any]) -> None:
 
             start = time.perf_counter()
             sk._core.call(lambda: [emit() for _ in range(FLAT_OUT)], timeout=120)
-            while page.evaluate("window.__lat.length") < FLAT_OUT:
-                time.sleep(0.01)
+            wait_for_events(page, FLAT_OUT)
             elapsed = time.perf_counter() - start
             flat = page.evaluate("window.__lat")
             results["flat_rate"] = FLAT_OUT / elapsed
             results["flat_p50"], results["flat_p99"] = percentile(flat, 0.5), percentile(flat, 0.99)
 
             page.evaluate("window.__lat = []")
-            total = PACED_RATE * PACED_SECONDS
+            total = round(PACED_RATE * PACED_SECONDS)
 
             def schedule() -> None:
                 # The core loop's own timers pace the events, as agents' updates would arrive.
@@ -85,8 +110,7 @@ def event_figures(port: int, sk: Any, results: dict[str, Any]) -> None:
                     loop.call_at(t0 + i / PACED_RATE, emit)
 
             sk._core.call(schedule)
-            while page.evaluate("window.__lat.length") < total:
-                time.sleep(0.01)
+            wait_for_events(page, total)
             paced = page.evaluate("window.__lat")
             results["paced_p50"], results["paced_p99"] = (
                 percentile(paced, 0.5),
@@ -116,6 +140,8 @@ def measure_events() -> dict[str, Any]:
     finally:
         sk.close()
     driver.join(5)
+    if "paced_p99" not in results:
+        raise SystemExit("the event figures were not measured: see the driver's error above")
     return results
 
 
@@ -160,7 +186,9 @@ def main() -> None:
     print(f"  ratio                 : {app_t / bare_t:.2f}  (target ≤ 1.50)")
 
     r = measure_events()
-    print(f"events emit → page handler ({FLAT_OUT} flat out, {PACED_RATE}/s for {PACED_SECONDS} s)")
+    print(
+        f"events emit → page handler ({FLAT_OUT} flat out, {PACED_RATE}/s for {PACED_SECONDS:g} s)"
+    )
     print(f"  flat out : {r['flat_rate']:9,.0f} events/s   p50 {r['flat_p50']:6.1f} ms"
           f"   p99 {r['flat_p99']:6.1f} ms")  # fmt: skip
     print(f"  paced    : p50 {r['paced_p50']:6.1f} ms   p99 {r['paced_p99']:6.1f} ms"
