@@ -144,8 +144,8 @@ def test_a_failed_index_write_loses_nothing_and_the_next_start_catches_up(
     settled(run.index)
     before = keep(run.history, run.index, said(TEAM, "steady before"))
     # The index's file refuses writes (as a full or read-only disk would): SQLite's own error.
-    assert run.index._conn is not None
-    run.index._conn.execute("PRAGMA query_only = ON")
+    assert run.index._file.conn is not None
+    run.index._file.conn.execute("PRAGMA query_only = ON")
     refused = keep(run.history, run.index, said(TEAM, "steady refused"))
     after = keep(run.history, run.index, said(TEAM, "steady after"))
     assert run.history.last_messages(TEAM)[0][-2:] == [refused, after]  # the history has them
