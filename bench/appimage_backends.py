@@ -18,7 +18,7 @@ their installed size is printed beside it (dpkg), for the reader who has no WebK
 
 Run: ./scripts/package && ./scripts/package --gtk, then
      .venv/bin/python bench/appimage_backends.py   (needs Xvfb and mksquashfs: apt install xvfb
-     squashfs-tools)
+     squashfs-tools; `BENCH_ROUNDS`, 5; `--tiny`: 1 round, no warm-up)
 """
 
 from __future__ import annotations
@@ -40,9 +40,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.proc_tree import descendants  # noqa: E402
+from bench.sizes import TINY, count  # noqa: E402
 
 DIST = ROOT / "dist"
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
+ROUNDS = count("BENCH_ROUNDS", 5, 1)
 # As appimagetool makes its squashfs: `mksquashfs -comp zstd` (its default since 2023), with
 # mksquashfs's default level and block size (128 KiB). gzip/xz: older AppImageKit builds.
 COMPRESSION = os.environ.get("BENCH_SQUASHFS_COMP", "zstd")
@@ -230,7 +231,7 @@ def main() -> None:
         config = work / "start.yaml"
         config.write_text("agents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8")
         homes = {v.name: work / v.name.split(",")[0] for v in runs}
-        for variant in runs:  # warm-up: the first start reads everything from disk
+        for variant in [] if TINY else runs:  # warm-up: the first start reads it all from disk
             start_once(variant, config, homes[variant.name])
         print(f"(load average before the runs: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
         for _ in range(ROUNDS):

@@ -2,6 +2,7 @@
 start to the UI being interactive (page rendered, first service calls answered).
 
 Run: ./scripts/package, then .venv/bin/python bench/frozen_start.py [dist/Sidekicks/sidekicks]
+     (`BENCH_ROUNDS`, 3; `--tiny`: 1 round)
 """
 
 from __future__ import annotations
@@ -15,13 +16,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.sizes import count  # noqa: E402
 from bench.window import time_to_interactive  # noqa: E402
 
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+ROUNDS = count("BENCH_ROUNDS", 3, 1)
 
 
 def main() -> None:
-    frozen = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "dist" / "Sidekicks" / "sidekicks"
+    given = [arg for arg in sys.argv[1:] if not arg.startswith("--")]
+    frozen = Path(given[0]) if given else ROOT / "dist" / "Sidekicks" / "sidekicks"
+    if not frozen.is_file():
+        raise SystemExit(f"{frozen} is missing: run ./scripts/package first")
     xdg = tempfile.mkdtemp()
     os.environ["XDG_CONFIG_HOME"] = xdg
     config = Path(xdg) / "start.yaml"
