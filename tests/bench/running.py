@@ -26,12 +26,13 @@ def run_benchmark(
 ) -> str:
     """Runs bench/<name>.py --tiny ARGS; its output (stdout, then stderr) if it exited 0."""
     # The developer's BENCH_* sizes would turn the tiny run into a long one.
-    clean = {key: value for key, value in os.environ.items() if not key.startswith("BENCH_")}
+    given = {**os.environ, **(env or {})}
+    clean = {key: value for key, value in given.items() if not key.startswith("BENCH_")}
     try:
         result = subprocess.run(
             [sys.executable, str(BENCH / f"{name}.py"), "--tiny", *args],
             cwd=ROOT,
-            env={**clean, **(env or {})},
+            env=clean,
             capture_output=True,
             text=True,
             timeout=timeout,

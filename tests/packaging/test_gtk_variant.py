@@ -22,7 +22,8 @@ from types import ModuleType, SimpleNamespace
 import pytest
 
 from app.version import __version__
-from tests.packaging.layout import DIST, ROOT
+from tests.bench.running import assert_printed, run_benchmark
+from tests.packaging.layout import DIST, ROOT, Layout
 from tests.waiting import wait_for
 
 BUILT = "SIDEKICKS_TEST_BUILT_PACKAGE"
@@ -225,6 +226,24 @@ def test_the_gtk_variant_opens_its_window_on_the_system_webkitgtk_and_its_bridge
     assert "passed on the gtk backend" in said
     assert any(name.startswith("WebKitWebProces") for name, _ in helpers), helpers
     assert [(name, libs) for name, libs in helpers if libs] == []
+
+
+@built_variant
+def test_the_benchmark_of_both_linux_packages_runs_at_its_tiny_size(
+    gtk_build: Path, packaged: Layout
+) -> None:
+    """bench/appimage_backends.py --tiny on this run's two builds (Qt's and GTK's): their sizes,
+    start-ups and memory, each with the ratio Qt/GTK. No figure is asserted."""
+    for tool, package in (("Xvfb", "xvfb"), ("mksquashfs", "squashfs-tools")):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not installed (apt install {package}): the benchmark uses it")
+    assert_printed(
+        run_benchmark("appimage_backends", timeout=600),
+        r"one folder +{n} MiB +{n} MiB +{n}",
+        r"AppDir squashfs \(\w+\) +{n} MiB +{n} MiB +{n}",
+        r"start-up +{n} ms +{n} ms +{n}",
+        r"RSS, process tree +{n} MiB +{n} MiB +{n}",
+    )
 
 
 # The launcher's own choices, without a build (any system: gi is faked).
