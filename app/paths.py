@@ -41,7 +41,8 @@ def recent_file_path() -> Path:
 
 
 def run_dir() -> Path:
-    """`<user config dir>/sidekicks/run`: what each running app started (app/acp/run_records.py)."""
+    """`<user config dir>/sidekicks/run`: what each running app started
+    (app/core/run_records.py)."""
     return app_config_dir() / "run"
 
 

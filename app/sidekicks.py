@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 from types import TracebackType
 
-from app.acp.run_records import sweep_in_background
 from app.agents.service import AgentService
 from app.agents.sign_in_service import SignInService
 from app.agents.sign_in_terminals import SignInTerminals
@@ -30,6 +29,7 @@ from app.config.service import ConfigService
 from app.config.startup import startup_config
 from app.config.store import ConfigStore
 from app.core.loop import LoopThread
+from app.core.run_records import sweep_in_background
 from app.events.bus import EventBus
 from app.history.base import History
 from app.history.open import open_history

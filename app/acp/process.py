@@ -26,11 +26,11 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
-from app.acp import lifeline, process_tree
-from app.acp.process_tree import ProcessTree
-from app.acp.run_records import RUN_MARK, records, run_mark
 from app.acp.stderr import StderrTail
+from app.core import lifeline, process_tree
 from app.core.folders import folder_missing_text
+from app.core.process_tree import ProcessTree
+from app.core.run_records import RUN_MARK, records, run_mark
 from app.i18n import N_
 from app.i18n.text import Text, lazy
 from app.paths import child_environment

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from app.acp.process_tree import ProcessTree
+    from app.core.process_tree import ProcessTree
 
 AGENTS: dict[str, list[str]] = {
     "claude": ["npx", "-y", "@agentclientprotocol/claude-agent-acp"],
@@ -84,14 +84,14 @@ class Child:
         self.proc = proc
         self.tree: ProcessTree | None = None
         if sys.platform == "win32":
-            from app.acp.process_tree_windows import JobTree
+            from app.core.process_tree_windows import JobTree
 
             self.tree = JobTree.adopt(proc.pid, lambda: proc.poll() is not None)
 
     @classmethod
     def start(cls, command: list[str] | str, **options: Any) -> Child:
         if sys.platform == "win32":
-            from app.acp.process_tree_windows import creation_flags
+            from app.core.process_tree_windows import creation_flags
 
             options["creationflags"] = creation_flags()
         return cls(subprocess.Popen(command, **options))

@@ -20,12 +20,12 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from app.acp import lifeline
-from app.acp.run_records import RUN_MARK, records, run_mark
 from app.agents.runtime import launch
 from app.agents.sign_in import find_method
+from app.core import lifeline
 from app.core.errors import UserError
 from app.core.ids import new_id
+from app.core.run_records import RUN_MARK, records, run_mark
 from app.events import names
 from app.events.bus import EventBus
 from app.events.payloads import SignInTerminalExited, SignInTerminalOutput

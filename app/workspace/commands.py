@@ -1,12 +1,12 @@
 """One command an agent runs (ACP `terminal/create`): its process, its output, its end.
 
 - Its own process group (a new session on POSIX; on Windows a console process group and a
-  kill-on-close Job Object of its own, app/acp/process_tree.py), so a kill reaches whatever it
+  kill-on-close Job Object of its own, app/core/process_tree.py), so a kill reaches whatever it
   started, even after the command itself ended. stdin is closed (/dev/null: nobody types into
   it); stdout and stderr go into one pipe, read by the loop, in the order the command wrote them.
-- It dies with the app: PDEATHSIG on Linux (app/acp/lifeline.py, as agents), its job's handle
+- It dies with the app: PDEATHSIG on Linux (app/core/lifeline.py, as agents), its job's handle
   on Windows, and its group is recorded in the run records so that the next start stops what
-  a killed app left (app/acp/run_records.py; the run mark is in its environment).
+  a killed app left (app/core/run_records.py; the run mark is in its environment).
 - Exit: polled (waiting for the process would also wait for the pipe's end, which a background
   child can hold open for ever); the output read within DRAIN_GRACE after it is the command's
   last. What it left running in its group is ended by `kill` (release, Stop, …).
@@ -27,10 +27,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.acp import lifeline, process_tree
-from app.acp.process_tree import ProcessTree
-from app.acp.run_records import RUN_MARK, records, run_mark
 from app.acp.workspace import TerminalExit, TerminalOutput
+from app.core import lifeline, process_tree
+from app.core.process_tree import ProcessTree
+from app.core.run_records import RUN_MARK, records, run_mark
 from app.workspace.output_tail import OutputTail
 
 READ_BYTES = 256 * 1024
@@ -159,8 +159,8 @@ if sys.platform == "win32":
         return process_tree.adopt(proc.pid, lambda: proc.returncode is not None)
 
 else:
-    from app.acp.process_tree_posix import ProcessGroup
     from app.core.process_group import group_alive
+    from app.core.process_tree_posix import ProcessGroup
 
     def _tree_of(proc: asyncio.subprocess.Process) -> ProcessTree:
         return _Group(proc.pid)

@@ -1,4 +1,4 @@
-"""A simulated kernel32 for the Windows process code (app/acp/winjob.py and its users), on any
+"""A simulated kernel32 for the Windows process code (app/core/winjob.py and its users), on any
 system: jobs, processes, handles and console signals, with every call recorded.
 
 Processes are pids in `running`; a job holds pids; `children[pid]` are started (and join the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.acp.winjob import BasicAccounting, ExtendedLimits
+from app.core.winjob import BasicAccounting, ExtendedLimits
 
 
 @dataclass

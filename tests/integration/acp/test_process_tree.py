@@ -69,7 +69,7 @@ def test_what_an_agent_leaves_behind_when_it_ends_on_stdin_is_ended_by_the_stop(
 
 @pytest.mark.windows_only("Job Objects: the agent's job counts its processes")
 def test_the_agents_job_counts_the_agent_and_its_grandchild(tmp_path: Path) -> None:
-    from app.acp.process_tree_windows import JobTree
+    from app.core.process_tree_windows import JobTree
 
     pidfile = tmp_path / "pids"
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from app import Sidekicks
-from app.acp.run_records import start_time, sweep_previous_runs
 from app.agents.supervisor import Tuning
+from app.core.run_records import start_time, sweep_previous_runs
 from app.paths import run_dir
 from tests.agents import agent_yaml, write_config
 from tests.integration.app_process import ROOT, AppProcess

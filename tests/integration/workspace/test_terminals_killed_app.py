@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from app import Sidekicks
-from app.acp.run_records import start_time
+from app.core.run_records import start_time
 from tests.integration.app_process import ROOT, AppProcess
 from tests.integration.workspace.conftest import config_text
 from tests.integration.workspace.test_terminals_no_orphans import STUBBORN

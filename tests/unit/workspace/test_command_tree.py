@@ -1,4 +1,4 @@
-"""A command ends through its process tree (app/acp/process_tree.py: the POSIX group, or the
+"""A command ends through its process tree (app/core/process_tree.py: the POSIX group, or the
 Job Object on Windows): what it left running after it ended is still asked, then made, to end."""
 
 from __future__ import annotations

@@ -37,11 +37,11 @@ def adopt(pid: int, exited: Callable[[], bool]) -> ProcessTree:
     """The tree of an agent that has just started (`exited` tells whether the agent itself has
     ended, for when Windows cannot count the job's processes)."""
     if sys.platform == "win32":
-        from app.acp.process_tree_windows import JobTree
+        from app.core.process_tree_windows import JobTree
 
         return JobTree.adopt(pid, exited)
     else:  # noqa: RET505 (the else tells mypy this is POSIX only)
-        from app.acp.process_tree_posix import ProcessGroup
+        from app.core.process_tree_posix import ProcessGroup
 
         return ProcessGroup(pid)
 
@@ -49,7 +49,7 @@ def adopt(pid: int, exited: Callable[[], bool]) -> ProcessTree:
 def spawn_options() -> dict[str, object]:
     """What `create_subprocess_exec` needs for the tree to be one (besides lifeline's preexec)."""
     if sys.platform == "win32":
-        from app.acp.process_tree_windows import creation_flags
+        from app.core.process_tree_windows import creation_flags
 
         return {"creationflags": creation_flags()}
     return {"start_new_session": True}

@@ -72,6 +72,6 @@ def adopt(pid: int) -> None:
     """Windows: puts a just-started program in the app's kill-on-close job (elsewhere: nothing).
     Agents do not need it: their own job does the same (process_tree_windows.py)."""
     if sys.platform == "win32":
-        from app.acp.lifeline_windows import assign_to_job
+        from app.core.lifeline_windows import assign_to_job
 
         assign_to_job(pid)

@@ -5,7 +5,7 @@ their own job (process_tree_windows.py), with the same effect at the app's end."
 
 from __future__ import annotations
 
-from app.acp.winjob import Job, Kernel32
+from app.core.winjob import Job, Kernel32
 
 _job: Job | None = None  # never closed by us: the app's end closes it, and ends its processes
 _refused = False

@@ -24,7 +24,7 @@ import os
 import signal
 from collections.abc import Callable
 
-from app.acp.winjob import KILLED_EXIT_CODE, Job, Kernel32, kernel32
+from app.core.winjob import KILLED_EXIT_CODE, Job, Kernel32, kernel32
 
 log = logging.getLogger(__name__)
 

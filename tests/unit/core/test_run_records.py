@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.acp import run_records
+from app.core import run_records
 from app.paths import run_dir
 
 

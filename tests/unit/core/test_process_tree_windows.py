@@ -13,16 +13,16 @@ from typing import Any
 
 import pytest
 
-from app.acp import lifeline_windows, process_tree, winjob
 from app.acp.process import AgentProcess, program_path
-from app.acp.process_tree_windows import (
+from app.acp.stderr import StderrTail
+from app.core import lifeline_windows, process_tree, winjob
+from app.core.process_tree_windows import (
     CREATE_NEW_PROCESS_GROUP,
     CREATE_NO_WINDOW,
     CTRL_BREAK_EVENT,
     JobTree,
     creation_flags,
 )
-from app.acp.stderr import StderrTail
 from tests.fakes.kernel32 import FakeKernel32
 
 AGENT, CHILD, GRANDCHILD = 4100, 4200, 4300
