@@ -1,24 +1,20 @@
-"""Before the window opens: the pywebview code our patches rely on, for the backend about to run.
-
-Every patch is exact, so a pywebview that changed underneath must stop the app rather than give
-the page a broken or weakened bridge. Checked here, for the running backend (backends.py):
-- csp: its injected script (webview/js/api.js) still builds the api with `new Function` in the
-  form csp.py replaces, still sends calls for that backend's platform string, still answers a call
-  with `resolve(JSON.parse(value))` (csp.py parses results.py's JSON text once more there),
-  and the finish script still creates the api;
-- the backend's own code (compiled from pywebview's module, not imported: on macOS and Windows
-  the toolkits load later, and the same reading tests every backend on Linux) still injects the
-  bridge through util's `inject_pywebview` with its platform string, never holds its own
-  `load_js_files`, takes the page's calls to util's `js_bridge_call` by name (the allow-list
-  replaces that name), still looks up by name what the navigation lock replaces, and its gui
-  module still answers `evaluate_js` (what `run_js` calls);
-- without_eval and the allow-list's refusal, by reading and running them: util's `js_bridge_call`
-  answers through `window.evaluate_js` into `_returnValuesCallbacks`, and `Window.run_js` hands a
-  script as it is to the backend's `evaluate_js`.
-`load` then imports the backend's gui module itself, before `webview.start` would (which would
-fall back to another toolkit when one cannot be imported), and refuses a renderer other than the
-one checked. A failure raises BridgePatchError naming the backend; `python -m app` says it and
-exits with 3.
+"""Before the window opens: the pywebview code our patches rely on, for the backend about to run
+(app/bridge/README.md lists the patches). A pywebview that changed underneath stops the app
+rather than give the page a broken or weakened bridge:
+- csp: api.js still builds the api with `new Function` and resolves an answer with
+  `resolve(JSON.parse(value))` in the forms csp.py replaces, still sends calls for the backend's
+  platform string, and finish.js still creates the api;
+- the backend's code (compiled from its module, not imported: the same reading tests every
+  backend on Linux) still injects the bridge through util's `inject_pywebview` with its platform
+  string and no `load_js_files` of its own, takes the page's calls to util's `js_bridge_call` by
+  name (the allow-list replaces that name), still looks up by name what a lock puts in place, and
+  its gui module still answers `evaluate_js` (what `run_js` calls);
+- without_eval: util's `js_bridge_call` answers through `window.evaluate_js` into
+  `_returnValuesCallbacks` (where the refusal answers too), and `Window.run_js` hands a script as
+  it is to the backend;
+- `load` imports the backend's gui module before `webview.start` (which would fall back to
+  another toolkit) and refuses another renderer than the one checked.
+A failure raises BridgePatchError naming the backend; `python -m app` says it and exits with 3.
 """
 
 from __future__ import annotations
@@ -41,7 +37,7 @@ ReadCode = Callable[[str], CodeType]
 
 # The file of each backend-specific patch (the navigation lock is one per backend).
 PATCH_FILES = {
-    ("qt", "permissions"): "permissions.py",
+    ("qt", "permissions"): "qt_navigation.py",  # its page answers them (permissions.py's way)
     ("qt", "navigation"): "qt_navigation.py",
     ("edgechromium", "navigation"): "edge_navigation.py",
     ("gtk", "navigation"): "gtk_navigation.py",
@@ -126,27 +122,26 @@ def verify_backend_code(backend: Backend, read: ReadCode) -> None:
                 f"{backend.bridge_module}'s {qualname} no longer calls util's {called}",
                 patch,
             )
-    if backend.platform not in strings(bridge):
-        raise fail(
-            backend,
+    script_refusals = [
+        (
+            backend.platform not in strings(bridge),
             "bridge injection",
             f"{backend.bridge_module} no longer builds the script for '{backend.platform}'",
-            "csp.py",
-        )
-    if "load_js_files" in imported:
-        raise fail(
-            backend,
+        ),
+        (
+            "load_js_files" in imported,
             "bridge injection",
             f"{backend.bridge_module} imports its own load_js_files",
-            "csp.py",
-        )
-    if "evaluate_js" not in gui.co_names:
-        raise fail(
-            backend,
+        ),
+        (
+            "evaluate_js" not in gui.co_names,
             "script runner",
             f"{backend.gui_module} has no evaluate_js for Window.run_js",
-            "csp.py",
-        )
+        ),
+    ]
+    for refused, what, detail in script_refusals:
+        if refused:
+            raise fail(backend, what, detail, "csp.py")
     nav = PATCH_FILES.get((backend.name, "navigation"), "backends.py")
     _verify_lookups(backend, backend.bridge_module, functions, backend.hooked, nav)
     gui_functions = {each.co_qualname: each for each in _codes(gui)}
