@@ -27,6 +27,7 @@ PACKAGE = "package"
 WINDOW_FILES = (
     TESTS / "integration" / "test_self_test.py",  # --self-test opens the window
     TESTS / "integration" / "test_signals.py",  # SIGTERM while the window opens
+    TESTS / "bench" / "test_window_benchmarks.py",  # bench/'s window benchmarks, tiny
 )
 WINDOW_FOLDERS = (TESTS / "e2e",)
 # The tests of the built app (scripts/package): one build per run, shared by these files.
@@ -34,6 +35,7 @@ PACKAGE_FILES = (
     TESTS / "packaging" / "test_frozen_app.py",
     TESTS / "packaging" / "test_frozen_launcher.py",
     TESTS / "packaging" / "test_gtk_variant.py",
+    TESTS / "packaging" / "test_frozen_start_benchmark.py",
 )
 
 

@@ -23,8 +23,8 @@ def exposed_methods(service: type) -> list[str]:
     )
 
 
-def test_the_page_reaches_the_services_and_nothing_else(window: Page) -> None:
-    reachable = window.evaluate(
+def test_the_page_reaches_the_services_and_nothing_else(shared_window: Page) -> None:
+    reachable = shared_window.evaluate(
         """() => Object.fromEntries(Object.entries(window.pywebview.api)
               .map(([k, v]) => [k, Object.keys(v).sort()]))"""
     )
@@ -42,11 +42,12 @@ def test_each_service_answers_the_page_in_camel_case(window: Page, e2e_config: P
     assert api(window, "ChannelService", "Conversation", room["id"])["channel"] == room
 
 
-def test_an_error_rejects_the_promise_with_a_readable_message(window: Page) -> None:
+def test_an_error_rejects_the_promise_with_a_readable_message(shared_window: Page) -> None:
+    # Refused calls change nothing: the window is shared (tests/e2e/conftest.py).
     with pytest.raises(Error, match="there is no agent named `ghost`"):
-        api(window, "AgentService", "Start", "ghost")
+        api(shared_window, "AgentService", "Start", "ghost")
     with pytest.raises(Error, match="a channel needs a name"):
-        api(window, "ChannelService", "Create", "", "")
+        api(shared_window, "ChannelService", "Create", "", "")
 
 
 def test_arguments_from_the_page_are_checked_and_left_out_ones_take_their_default(

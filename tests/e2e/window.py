@@ -23,6 +23,8 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, Playwright, sync_playwright
 
+from tests.processes import MARKER
+
 ROOT = Path(__file__).resolve().parents[2]
 READY = "[data-ready=true]"
 
@@ -93,10 +95,18 @@ _driver: Playwright | None = None
 
 def driver() -> Playwright:
     """One Playwright driver (a node process) for the windows of a test module: starting one per
-    window cost about a second each. tests/conftest.py ends it after each module."""
+    window cost about a second each. tests/conftest.py ends it after each module.
+
+    It is started without the test's process mark (tests/processes.py): it outlives the test
+    that started it on purpose, and `no_process_left_behind` would take it for a leftover."""
     global _driver
     if _driver is None:
-        _driver = sync_playwright().start()
+        mark = os.environ.pop(MARKER, None)
+        try:
+            _driver = sync_playwright().start()
+        finally:
+            if mark is not None:
+                os.environ[MARKER] = mark
     return _driver
 
 

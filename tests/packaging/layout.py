@@ -13,6 +13,8 @@ from app.version import __version__
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
+# Set by CI, which builds dist/ in its own step: the tests then use it instead of building it.
+BUILT = "SIDEKICKS_TEST_BUILT_PACKAGE"
 
 
 @dataclass(frozen=True)

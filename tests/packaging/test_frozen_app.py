@@ -4,13 +4,14 @@ Each system has its own artifacts (tests/packaging/layout.py): Linux the folder,
 tarball (and .AppImage where appimagetool is installed), macOS the .app and its zip, Windows the
 folder with Sidekicks.exe and its zip. CI builds the package in its own step first and sets
 SIDEKICKS_TEST_BUILT_PACKAGE=1: the tests then use dist/ as it is instead of building it again.
+The build, `packaged`, is tests/packaging/conftest.py's: once per run for these tests and
+test_frozen_launcher.py's.
 """
 
 from __future__ import annotations
 
 import os
 import plistlib
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -20,28 +21,11 @@ import pytest
 
 from app.version import __version__
 from tests.e2e.window import api, running_frozen_app
-from tests.packaging.layout import DIST, ROOT, Layout, layout, offscreen
+from tests.packaging.layout import DIST, Layout, offscreen
 from tests.waiting import wait_for
 
 # Building the package (PyInstaller, with its first install on a fresh clone) takes minutes.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
-BUILT = "SIDEKICKS_TEST_BUILT_PACKAGE"
-
-
-@pytest.fixture(scope="module")
-def packaged() -> Layout:
-    """Runs scripts/package once for the module (unless CI built it already); dist/'s layout."""
-    if os.environ.get(BUILT) != "1":
-        # `bash` from PATH: on Windows, Git Bash's (CreateProcess would look in System32 first,
-        # where bash.exe may be WSL's).
-        bash = shutil.which("bash") or "bash"
-        result = subprocess.run(
-            [bash, "scripts/package"], cwd=ROOT, capture_output=True, text=True, timeout=1700
-        )
-        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    built = layout(DIST)
-    assert built.binary.is_file(), f"{built.binary} was not built (scripts/package)"
-    return built
 
 
 def test_the_artifacts_are_built(packaged: Layout) -> None:

@@ -15,17 +15,15 @@ import pytest
 from app import Sidekicks
 from app.agents.supervisor import Tuning
 from tests.agents import fake_command, write_config
-from tests.packaging.layout import DIST, ROOT, Layout, layout
-from tests.packaging.test_frozen_app import BUILT, packaged
+from tests.packaging.layout import BUILT, DIST, ROOT, Layout, layout
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
-__all__ = ["packaged"]  # test_frozen_app's fixture: builds dist/ (once per module)
 
 
 @pytest.fixture(scope="module")
 def frozen(request: pytest.FixtureRequest) -> Layout:
-    """dist/ as CI built it, or as test_frozen_app built it moments ago (newer than every
-    source file of the app); otherwise built here."""
+    """dist/ as CI built it, or as this run built it (newer than every source file of the
+    app); otherwise built here (`packaged`, tests/packaging/conftest.py: once per run)."""
     built = layout(DIST)
     newest_source = max(path.stat().st_mtime for path in (ROOT / "app").rglob("*.py"))
     current = built.binary.is_file() and built.binary.stat().st_mtime > newest_source

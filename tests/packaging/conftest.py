@@ -1,0 +1,33 @@
+"""The packaged app, built once per run for every test of it (test_frozen_app.py,
+test_frozen_launcher.py): scripts/package takes minutes, and its tests share what it built.
+
+Under xdist those tests are one group (tests/scheduling.py): one worker builds dist/ once and
+runs them all, in order; no two workers ever build into dist/ at once. CI builds the package in
+its own step first and sets SIDEKICKS_TEST_BUILT_PACKAGE=1: the tests then use dist/ as it is.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from tests.packaging.layout import BUILT, DIST, ROOT, Layout, layout
+
+
+@pytest.fixture(scope="session")
+def packaged() -> Layout:
+    """Runs scripts/package once for the session (unless CI built it already); dist/'s layout."""
+    if os.environ.get(BUILT) != "1":
+        # `bash` from PATH: on Windows, Git Bash's (CreateProcess would look in System32 first,
+        # where bash.exe may be WSL's).
+        bash = shutil.which("bash") or "bash"
+        result = subprocess.run(
+            [bash, "scripts/package"], cwd=ROOT, capture_output=True, text=True, timeout=1700
+        )
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    built = layout(DIST)
+    assert built.binary.is_file(), f"{built.binary} was not built (scripts/package)"
+    return built
