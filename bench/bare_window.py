@@ -1,5 +1,9 @@
 """The anchor for bench/window.py's start-up figure: a bare pywebview window (same backend,
-same flags) loading a static page, and nothing else."""
+same flags) loading a static page, and nothing else.
+
+Run: .venv/bin/python bench/bare_window.py [FOLDER]   (the page is written into FOLDER, a new
+     temporary folder without one: bench/window.py gives its own, and removes it)
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ PAGE = '<!doctype html><meta charset="utf-8"><title>bare</title><main data-ready
 
 
 def main() -> None:
-    folder = Path(tempfile.mkdtemp())
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp())
     (folder / "index.html").write_text(PAGE, encoding="utf-8")
     webview.create_window("bare", url=str(folder / "index.html"))
     webview.start(gui="qt" if sys.platform.startswith("linux") else None, http_server=True)

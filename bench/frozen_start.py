@@ -7,7 +7,9 @@ Run: ./scripts/package, then .venv/bin/python bench/frozen_start.py [dist/Sideki
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -28,6 +30,7 @@ def main() -> None:
     if not frozen.is_file():
         raise SystemExit(f"{frozen} is missing: run ./scripts/package first")
     xdg = tempfile.mkdtemp()
+    atexit.register(shutil.rmtree, xdg, ignore_errors=True)  # the runs' histories with it
     os.environ["XDG_CONFIG_HOME"] = xdg
     config = Path(xdg) / "start.yaml"
     config.write_text("agents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8")

@@ -20,8 +20,10 @@ Run: .venv/bin/python bench/terminal_stream.py   (needs ui/dist: cd ui && npm ru
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -230,6 +232,7 @@ def stream_unseen(page: Any, channel: str) -> dict[str, Any]:
 
 def main() -> None:
     xdg = Path(tempfile.mkdtemp())
+    atexit.register(shutil.rmtree, xdg, ignore_errors=True)  # the run's history with it
     os.environ["XDG_CONFIG_HOME"] = str(xdg)
     (xdg / "work").mkdir()
     command = json.dumps([sys.executable, str(WORKSPACE_AGENT)])

@@ -24,6 +24,7 @@ Run: .venv/bin/python bench/ui_render.py   (needs ui/dist: cd ui && npm run buil
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
@@ -417,6 +418,7 @@ def measure_history(page: Any) -> dict[str, Any]:
 
 def main() -> None:
     xdg = Path(tempfile.mkdtemp())
+    atexit.register(shutil.rmtree, xdg, ignore_errors=True)  # the prefilled histories with it
     os.environ["XDG_CONFIG_HOME"] = str(xdg)
     os.environ["SIDEKICKS_DEMO_DELAY"] = "0"
     config = xdg / "ui-bench.yaml"

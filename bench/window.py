@@ -11,7 +11,9 @@ Run: .venv/bin/python bench/window.py   (needs ui/dist: ./scripts/setup builds i
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -129,7 +131,9 @@ def measure_events() -> dict[str, Any]:
 
     port = free_port()
     os.environ.update(offscreen_env(port))
-    config = Path(tempfile.mkdtemp()) / "bench.yaml"
+    folder = tempfile.mkdtemp()
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    config = Path(folder) / "bench.yaml"
     config.write_text("agents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8")
     results: dict[str, Any] = {}
     sk = Sidekicks(config=config).start()
@@ -170,12 +174,14 @@ def time_to_interactive(command: list[str], env_extra: dict[str, str]) -> float:
 
 def main() -> None:
     xdg = tempfile.mkdtemp()
+    atexit.register(shutil.rmtree, xdg, ignore_errors=True)  # the runs' histories with it
     os.environ["XDG_CONFIG_HOME"] = xdg
     config = Path(xdg) / "start.yaml"
     config.write_text("agents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8")
     app_times, bare_times = [], []
     for _ in range(ROUNDS):
-        bare_times.append(time_to_interactive([sys.executable, "bench/bare_window.py"], {}))
+        bare = [sys.executable, "bench/bare_window.py", xdg]  # its page among our files
+        bare_times.append(time_to_interactive(bare, {}))
         app_times.append(
             time_to_interactive([sys.executable, "-m", "app", "--config", str(config)], {})
         )
