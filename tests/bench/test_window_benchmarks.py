@@ -1,18 +1,16 @@
 """The benchmarks of the real window run at their tiny size, offscreen (Qt's offscreen platform:
 nothing asked of a display), like the e2e tests: Linux only, in the windows' xdist group (one
-window at a time, tests/scheduling.py). Each exits 0 and prints its figures and the ratio to its
-anchor; no timing is asserted. `{n}` is a printed number."""
+window at a time: tests/scheduling.py lists this file). Each exits 0 and prints its figures and
+the ratio to its anchor; no timing is asserted. `{n}` is a printed number."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.bench.running import assert_printed, run_benchmark
-from tests.scheduling import WINDOW
 
 pytestmark = [
     pytest.mark.linux_only("the window under test is PyQt6/QtWebEngine offscreen, over its CDP"),
-    pytest.mark.xdist_group(WINDOW),
     pytest.mark.timeout(300),
 ]
 OFFSCREEN = {"QT_QPA_PLATFORM": "offscreen", "QTWEBENGINE_DISABLE_SANDBOX": "1"}

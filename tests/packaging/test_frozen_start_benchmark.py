@@ -3,7 +3,8 @@ packaging tests (tests/packaging/conftest.py's `packaged`; CI's own build under
 SIDEKICKS_TEST_BUILT_PACKAGE=1): the benchmark still starts the packaged app beside the source
 run, and prints both figures and their ratio. No timing is asserted (tests/bench/running.py).
 
-The file lives here, not in tests/bench, so that it shares that build instead of making another.
+The file lives here, not in tests/bench, so that it shares that build instead of making another
+(and tests/scheduling.py puts it in the package group, on the worker that has the build).
 """
 
 from __future__ import annotations
@@ -12,10 +13,9 @@ import pytest
 
 from tests.bench.running import assert_printed, run_benchmark
 from tests.packaging.layout import Layout, offscreen
-from tests.scheduling import PACKAGE
 
 # As the other tests of the package: the build may be this test's to wait for.
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800), pytest.mark.xdist_group(PACKAGE)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
 
 @pytest.mark.linux_only("bench/frozen_start.py drives the Qt window over QtWebEngine's CDP")
