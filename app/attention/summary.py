@@ -14,7 +14,10 @@ LIMIT = 120
 
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")  # [text](url) and ![alt](src) keep their text
+# [text](url) and ![alt](src) keep their text. Neither part may contain its own opening bracket:
+# from each "[" the match then stops at the next "[", so a long line of unclosed brackets (an
+# agent's terminal output: "\u001b[32m" a thousand times) is read once, not once per bracket.
+_LINK = re.compile(r"!?\[([^\[\]]*)\]\([^()]*\)")
 _LEAD = re.compile(r"^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)+")
 _MARKS = re.compile(r"(\*\*|__|~~|`+|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w))")
 _FENCE = re.compile(r"^\s*(```|~~~)")
