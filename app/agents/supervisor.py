@@ -7,8 +7,9 @@
     ready --idle for stopIdleAgentsAfter, or LRU eviction for a new start--> stopped
     starting --stop--> stopped (the handshake is ended at once: its process is killed)
 
-The channel engine uses `acquire` / `release` around each answer; the UI uses `start`, `stop`,
-`restart` through AgentService. Every change of state or definition emits `agent:state`.
+The channels (app/channels/turns.py) use `acquire` / `release` around each answer; the UI
+uses `start`, `stop`, `restart` through AgentService. Every change of state or definition
+emits `agent:state`.
 """
 
 from __future__ import annotations

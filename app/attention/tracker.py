@@ -1,4 +1,4 @@
-"""What waits for the person, counted from the bus (the channel engine is not changed for it).
+"""What waits for the person, counted from the bus (the channels are not changed for it).
 
 - An answer counts as unread when it finishes (its `message:updated` with `done`, after one
   without) in a conversation that is not on screen in a focused window, unless it is empty and

@@ -1,4 +1,5 @@
-"""What the channel engine needs from a history, whatever keeps it (LMDB, or memory)."""
+"""What the conversations (app/channels) need from a history, whatever keeps it (LMDB or
+memory)."""
 
 from __future__ import annotations
 

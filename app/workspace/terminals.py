@@ -6,8 +6,8 @@ it by id. `release` kills a command still running and forgets its id: later call
 `not_found`, as for an id never given. `close` kills them all (Stop, the channel deleted, the
 app closing, the agent's process ended).
 
-What the page sees goes through a `TerminalFeed` (the channel engine's): a command's start, its
-live output (live_output.py: coalesced and bounded) and its end with the final view.
+What the page sees goes through a `TerminalFeed` (the channels' terminal hub): a command's start,
+its live output (live_output.py: coalesced and bounded) and its end with the final view.
 """
 
 from __future__ import annotations
