@@ -50,6 +50,10 @@ def user_config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     # Saved sign-in values go to a file in the test's folder, never to the real keychain.
     monkeypatch.setenv("SIDEKICKS_SECRETS_DIR", str(folder / "sidekicks" / "secrets"))
     monkeypatch.delenv("SIDEKICKS_CONFIG", raising=False)
+    # pytest-xdist's workers have COLUMNS=80 and LINES=24: a program on a terminal the app
+    # made would read them before the terminal's own size (shutil.get_terminal_size does).
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
     monkeypatch.setenv("SIDEKICKS_DEMO_DELAY", "0")
     set_language("en")
     yield folder
