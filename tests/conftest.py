@@ -7,19 +7,26 @@ import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from app.i18n import set_language
 from tests.platforms import apply_platform_marks
 from tests.processes import MARKER, kill_all, marked_processes
-from tests.scheduling import apply_groups
+from tests.scheduling import GroupedScheduling
 from tests.waiting import wait_for
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     apply_platform_marks(items)
-    apply_groups(items)  # which tests share a worker under xdist (tests/scheduling.py)
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: absent when xdist is not loaded
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> GroupedScheduling | None:
+    """Which tests share a worker (tests/scheduling.py), for `-n`'s default distribution; an
+    explicit `--dist` other than `load` keeps xdist's own."""
+    return GroupedScheduling(config, log) if config.getvalue("dist") == "load" else None
 
 
 @pytest.fixture(autouse=True, scope="module")

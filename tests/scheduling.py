@@ -1,4 +1,4 @@
-"""How the suite is cut for pytest-xdist (`./scripts/test` runs `pytest -n auto --dist loadgroup`;
+"""How the suite is cut for pytest-xdist (`./scripts/test` runs `pytest -n auto`;
 docs/testing.md, "Running the suite in parallel").
 
 Two kinds of tests must not be spread over the workers:
@@ -9,15 +9,21 @@ Two kinds of tests must not be spread over the workers:
 - `package`: the frozen app's tests, which share one build of scripts/package per run
   (tests/packaging/conftest.py); grouped, they run on one worker, in order, after that build.
 
-Every other test is free: xdist hands it to whichever worker is idle. Without xdist the marks
-change nothing.
+Every other test module is free: xdist hands it to whichever worker is idle.
+
+The cut is made by a scheduler of our own (`GroupedScheduling`, returned by the public hook
+`pytest_xdist_make_scheduler` in tests/conftest.py), not by `xdist_group` marks: xdist 3.8's
+`--dist loadgroup` renames each marked test's node id through `item._nodeid`, which pytest 9.2 no
+longer reads (`Node.nodeid` is `str(self._id)`), so its groups were silently ignored and windows
+and package builds ran on both workers at once. A scheduler sees only node ids, so it groups by
+the file each id names, with the same table the guard test reads.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from xdist.scheduler import LoadScopeScheduling
 
 TESTS = Path(__file__).resolve().parent
 WINDOW = "window"
@@ -49,8 +55,15 @@ def group_of(path: Path) -> str | None:
     return None
 
 
-def apply_groups(items: list[pytest.Item]) -> None:
-    for item in items:
-        group = group_of(Path(item.path))
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
+def scope_of(root: Path, nodeid: str) -> str | None:
+    """The group of the test whose node id (relative to the rootdir `root`) is `nodeid`."""
+    return group_of(root / nodeid.split("::", 1)[0])
+
+
+class GroupedScheduling(LoadScopeScheduling):
+    """xdist's scope scheduling (a module's tests stay together, so its module fixtures are made
+    once), with the `window` and `package` groups as two scopes of their own. Biggest scopes go
+    first: one worker takes the windows while the others build the package and run the rest."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return scope_of(self.config.rootpath, nodeid) or super()._split_scope(nodeid)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from tests.scheduling import PACKAGE, TESTS, WINDOW, apply_groups, group_of
+from tests.scheduling import PACKAGE, TESTS, WINDOW, GroupedScheduling, group_of, scope_of
 
 # What starts the app with its window: tests/e2e/window.py's helpers, or a Qt offscreen
 # environment made for a window of its own.
@@ -35,20 +36,34 @@ def test_the_e2e_tests_the_self_test_and_the_frozen_app_have_their_groups() -> N
     assert group_of(TESTS / "unit" / "test_house_rules.py") is None
 
 
-class Collected:
-    """What apply_groups reads and writes of a collected test."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.marks: list[pytest.Mark] = []
-
-    def add_marker(self, marker: pytest.MarkDecorator) -> None:
-        self.marks.append(marker.mark)
+def scheduler(root: Path) -> GroupedScheduling:
+    """The scheduler as xdist's controller holds it (its scope split needs only the rootdir)."""
+    made = GroupedScheduling.__new__(GroupedScheduling)
+    made.config = SimpleNamespace(rootpath=root)  # type: ignore[assignment]
+    return made
 
 
-def test_grouped_tests_carry_the_xdist_group_mark_and_free_ones_none() -> None:
-    """Without the mark, `--dist loadgroup` would spread a group's tests over the workers."""
-    window, free = Collected(TESTS / "e2e" / "test_ui_search.py"), Collected(Path(__file__))
-    apply_groups([window, free])  # type: ignore[list-item]  # stand-ins for pytest.Item
-    assert [(m.name, m.args) for m in window.marks] == [("xdist_group", (WINDOW,))]
-    assert free.marks == []
+def test_the_scheduler_makes_each_group_one_scope_and_leaves_modules_free() -> None:
+    """xdist's schedule() cuts the collection into work units by _split_scope: a group is one
+    unit (one worker, in order); any other module is a unit of its own."""
+    root = TESTS.parent
+    split = scheduler(root)._split_scope
+    assert split("tests/e2e/test_ui_search.py::test_a") == WINDOW
+    assert split("tests/e2e/test_bridge.py::TestX::test_b[1]") == WINDOW
+    assert split("tests/integration/test_self_test.py::test_c") == WINDOW
+    assert split("tests/packaging/test_frozen_app.py::test_d") == PACKAGE
+    assert split("tests/packaging/test_frozen_launcher.py::test_e") == PACKAGE
+    assert split("tests/unit/test_house_rules.py::test_f") == "tests/unit/test_house_rules.py"
+    assert scope_of(root, "tests/unit/test_house_rules.py::test_f") is None
+
+
+def test_the_suite_uses_the_scheduler_for_the_default_distribution_only(
+    pytestconfig: pytest.Config,
+) -> None:
+    from tests.conftest import pytest_xdist_make_scheduler
+
+    other = SimpleNamespace(getvalue=lambda name: "loadfile")
+    assert pytest_xdist_make_scheduler(other, None) is None  # type: ignore[arg-type]
+    if pytestconfig.getvalue("numprocesses"):  # under xdist: the real configuration
+        made = pytest_xdist_make_scheduler(pytestconfig, None)
+        assert pytestconfig.getvalue("dist") != "load" or isinstance(made, GroupedScheduling)
