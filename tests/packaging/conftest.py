@@ -14,13 +14,17 @@ import subprocess
 
 import pytest
 
+from tests.packaging.built_from import STAMP, digest, remember, still_current
 from tests.packaging.layout import BUILT, DIST, ROOT, Layout, layout
 
 
 @pytest.fixture(scope="session")
 def packaged() -> Layout:
-    """Runs scripts/package once for the session (unless CI built it already); dist/'s layout."""
-    if os.environ.get(BUILT) != "1":
+    """Runs scripts/package once for the session, unless CI built it already or dist/ was built
+    from the files as they are now (tests/packaging/built_from.py); dist/'s layout."""
+    venv_stamp = ROOT / ".venv" / ".stamps" / "package"  # scripts/setup --package writes it
+    if os.environ.get(BUILT) != "1" and not still_current(DIST, digest(ROOT, venv_stamp)):
+        (DIST / STAMP).unlink(missing_ok=True)  # a build that fails leaves no stamp behind
         # `bash` from PATH: on Windows, Git Bash's (CreateProcess would look in System32 first,
         # where bash.exe may be WSL's).
         bash = shutil.which("bash") or "bash"
@@ -28,6 +32,7 @@ def packaged() -> Layout:
             [bash, "scripts/package"], cwd=ROOT, capture_output=True, text=True, timeout=1700
         )
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+        remember(DIST, digest(ROOT, venv_stamp))  # after the build: its setup made the stamp
     built = layout(DIST)
     assert built.binary.is_file(), f"{built.binary} was not built (scripts/package)"
     return built
