@@ -13,9 +13,8 @@ import pytest
 
 from app.i18n import set_language
 from tests.platforms import apply_platform_marks
-from tests.processes import MARKER, kill_all, marked_processes
+from tests.processes import MARKER, left_running
 from tests.scheduling import GroupedScheduling
-from tests.waiting import wait_for
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -78,9 +77,6 @@ def no_process_left_behind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     mark = uuid.uuid4().hex
     monkeypatch.setenv(MARKER, mark)
     yield
-    try:
-        wait_for(lambda: not marked_processes(mark), timeout=3, what="the test's processes to end")
-    except AssertionError:
-        left = marked_processes(mark)
-        kill_all(left)
+    left = left_running(mark, "the test's processes to end")
+    if left:
         pytest.fail(f"the test left processes running: {left}")

@@ -14,6 +14,8 @@ import os
 import signal
 from pathlib import Path
 
+from tests.waiting import wait_for
+
 MARKER = "SIDEKICKS_TEST_PROCESS_MARK"
 
 
@@ -46,3 +48,15 @@ def kill_all(pids: list[int]) -> None:
     for pid in pids:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+
+
+def left_running(mark: str, what: str, timeout: float = 3) -> list[int]:
+    """The marked processes still running once `timeout` has passed for them to end (killed
+    now); [] when they all ended. `what` names them in the wait's message."""
+    try:
+        wait_for(lambda: not marked_processes(mark), timeout=timeout, what=what)
+    except AssertionError:
+        left = marked_processes(mark)
+        kill_all(left)
+        return left
+    return []

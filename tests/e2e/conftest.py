@@ -17,8 +17,7 @@ from playwright.sync_api import Page
 
 from tests.agents import agent_yaml
 from tests.e2e.window import running_app
-from tests.processes import MARKER, kill_all, marked_processes
-from tests.waiting import wait_for
+from tests.processes import MARKER, left_running
 
 HERE = Path(__file__).resolve().parent
 SHOTS = HERE.parents[1] / "test-output" / "screenshots"
@@ -75,11 +74,8 @@ def shared_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
     config = write_e2e_config(folder / "e2e.yaml")
     with running_app(["--config", str(config)], folder / "app.log", env) as (page, _proc):
         yield page
-    try:
-        wait_for(lambda: not marked_processes(mark), timeout=3, what="the window's processes")
-    except AssertionError:
-        left = marked_processes(mark)
-        kill_all(left)
+    left = left_running(mark, "the window's processes")
+    if left:
         pytest.fail(f"the shared window left processes running: {left}")
 
 
