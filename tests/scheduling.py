@@ -1,11 +1,11 @@
-"""How the suite is cut for pytest-xdist (`./scripts/test` runs `pytest -n auto`;
+"""How the suite is cut for pytest-xdist (`./scripts/test` runs `pytest -n <cores + 1>`;
 docs/testing.md, "Running the suite in parallel").
 
 Two kinds of tests must not be spread over the workers:
 - `window`: every test that starts the app with its real window (Qt WebEngine: a browser, a
-  renderer and a GPU process each). They run one at a time, on one worker, so that two windows
-  never fight for the same cores while their pages load; the other workers run the tests that
-  need no window meanwhile.
+  renderer and a GPU process each). They run in WINDOW_LANES lanes, each on one worker, one
+  window at a time, so that no more windows load at once than the lanes allow; the other
+  workers run the tests that need no window meanwhile.
 - `package`: the frozen app's tests, which share one build of scripts/package per run
   (tests/packaging/conftest.py); grouped, they run on one worker, in order, after that build.
 
@@ -28,6 +28,10 @@ from xdist.scheduler import LoadScopeScheduling
 TESTS = Path(__file__).resolve().parent
 WINDOW = "window"
 PACKAGE = "package"
+# Windows at once: each lane runs its windows one at a time, the lanes side by side. Two on two
+# cores: with one lane the windows alone took the whole run (7.5 of its 8 minutes), the other
+# workers idle after the first three.
+WINDOW_LANES = 2
 
 # Files whose tests start `python -m app` with its window (the e2e folder aside).
 WINDOW_FILES = (
@@ -55,15 +59,43 @@ def group_of(path: Path) -> str | None:
     return None
 
 
+def window_files() -> list[Path]:
+    found = [*WINDOW_FILES, *(f for d in WINDOW_FOLDERS for f in d.rglob("test_*.py"))]
+    return sorted(path.resolve() for path in found)
+
+
+def window_lanes(files: list[Path], lanes: int = WINDOW_LANES) -> dict[Path, str]:
+    """Each window file's lane: the biggest files first, each to the lightest lane so far (a
+    file's size stands for its tests' cost), so that the lanes end at about the same time."""
+    load = [0] * lanes
+    chosen: dict[Path, str] = {}
+    for path in sorted(files, key=lambda f: (-f.stat().st_size, f)):
+        lane = load.index(min(load))
+        load[lane] += path.stat().st_size
+        chosen[path] = f"{WINDOW}-{lane + 1}"
+    return chosen
+
+
+_LANES: dict[Path, str] = {}
+
+
 def scope_of(root: Path, nodeid: str) -> str | None:
-    """The group of the test whose node id (relative to the rootdir `root`) is `nodeid`."""
-    return group_of(root / nodeid.split("::", 1)[0])
+    """The scope of the test whose node id (relative to the rootdir `root`) is `nodeid`: its
+    window lane, `package`, or None (free)."""
+    path = (root / nodeid.split("::", 1)[0]).resolve()
+    group = group_of(path)
+    if group != WINDOW:
+        return group
+    if not _LANES:
+        _LANES.update(window_lanes(window_files()))
+    return _LANES.get(path, f"{WINDOW}-1")  # a file made since: the first lane
 
 
 class GroupedScheduling(LoadScopeScheduling):
     """xdist's scope scheduling (a module's tests stay together, so its module fixtures are made
-    once), with the `window` and `package` groups as two scopes of their own. Biggest scopes go
-    first: one worker takes the windows while the others build the package and run the rest."""
+    once), with each window lane and the `package` group as scopes of their own. Biggest scopes
+    go first: the lanes' workers take the windows while another builds the package and runs the
+    rest, then each takes what is left."""
 
     def _split_scope(self, nodeid: str) -> str:
         return scope_of(self.config.rootpath, nodeid) or super()._split_scope(nodeid)

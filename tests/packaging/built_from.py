@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 STAMP = ".built-from"
-NOT_PACKAGED = ("tests/", "docs/", "bench/", ".ci/", ".github/")
+NOT_PACKAGED = ("tests/", "docs/", "bench/", ".ci/", ".github/", "scripts/test")  # test-only
 
 
 def package_inputs(root: Path) -> list[str]:

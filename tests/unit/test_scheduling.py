@@ -10,7 +10,17 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.scheduling import PACKAGE, TESTS, WINDOW, GroupedScheduling, group_of, scope_of
+from tests.scheduling import (
+    PACKAGE,
+    TESTS,
+    WINDOW,
+    WINDOW_LANES,
+    GroupedScheduling,
+    group_of,
+    scope_of,
+    window_files,
+    window_lanes,
+)
 
 # What starts the app with its window: tests/e2e/window.py's helpers, or a Qt offscreen
 # environment made for a window of its own.
@@ -48,13 +58,39 @@ def test_the_scheduler_makes_each_group_one_scope_and_leaves_modules_free() -> N
     unit (one worker, in order); any other module is a unit of its own."""
     root = TESTS.parent
     split = scheduler(root)._split_scope
-    assert split("tests/e2e/test_ui_search.py::test_a") == WINDOW
-    assert split("tests/e2e/test_bridge.py::TestX::test_b[1]") == WINDOW
-    assert split("tests/integration/test_self_test.py::test_c") == WINDOW
+    lanes = {f"{WINDOW}-{n + 1}" for n in range(WINDOW_LANES)}
+    assert split("tests/e2e/test_ui_search.py::test_a") in lanes
+    assert split("tests/e2e/test_bridge.py::TestX::test_b[1]") in lanes
+    assert split("tests/e2e/test_bridge.py::test_c") == split("tests/e2e/test_bridge.py::test_d")
+    assert split("tests/integration/test_self_test.py::test_c") in lanes
     assert split("tests/packaging/test_frozen_app.py::test_d") == PACKAGE
     assert split("tests/packaging/test_frozen_launcher.py::test_e") == PACKAGE
     assert split("tests/unit/test_house_rules.py::test_f") == "tests/unit/test_house_rules.py"
     assert scope_of(root, "tests/unit/test_house_rules.py::test_f") is None
+
+
+def test_the_window_files_share_the_lanes_evenly_each_file_in_one(tmp_path: Path) -> None:
+    files = window_files()
+    assert TESTS.joinpath("e2e", "test_bridge.py").resolve() in files
+    lanes = window_lanes(files)
+    assert sorted(lanes) == files and set(lanes.values()) == {f"{WINDOW}-1", f"{WINDOW}-2"}
+    sizes = [
+        sum(f.stat().st_size for f, lane in lanes.items() if lane == name)
+        for name in sorted(set(lanes.values()))
+    ]
+    assert max(sizes) - min(sizes) <= max(f.stat().st_size for f in files)  # greedy's bound
+
+    made = []
+    for name, size in (("a", 900), ("b", 500), ("c", 400), ("d", 100)):
+        made.append(tmp_path / f"test_{name}.py")
+        made[-1].write_text("#" * size, encoding="utf-8")
+    by_name = {path.stem: lane for path, lane in window_lanes(made).items()}
+    assert by_name == {
+        "test_a": "window-1",
+        "test_b": "window-2",
+        "test_c": "window-2",
+        "test_d": "window-1",
+    }
 
 
 def test_the_suite_uses_the_scheduler_for_the_default_distribution_only(
