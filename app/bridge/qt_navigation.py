@@ -50,7 +50,12 @@ def locked_browser_view(browser_view: Any, app_page: Callable[[], AppPage]) -> A
     link_clicked = QWebEnginePage.NavigationType.NavigationTypeLinkClicked
 
     class NewWindowPage(QWebEnginePage):
-        """Where a page's new window would load: it never shows anything."""
+        """Where one new window of the page would load: it never shows anything. One per
+        window, kept by the window's page (its parent) until that page goes: a page handed to a
+        second window.open() while Chromium still held it for the first closed the window's own
+        DevTools target under load, and one deleted once refused left the next window.open()
+        waiting on its half-made target. Only the app's own page opens windows (a person's
+        click on a link; agent output runs no script), so they stay few."""
 
         def acceptNavigationRequest(self, url: Any, kind: Any, is_main_frame: bool) -> bool:
             target = url.toString()
@@ -67,7 +72,6 @@ def locked_browser_view(browser_view: Any, app_page: Callable[[], AppPage]) -> A
             else:
                 super().__init__(profile, parent.webview)
             self.featurePermissionRequested.connect(self.on_permission_requested)
-            self.new_window_page = NewWindowPage(self.profile())
             if parent.transparent:
                 self.setBackgroundColor(Qt.GlobalColor.transparent)
 
@@ -82,7 +86,7 @@ def locked_browser_view(browser_view: Any, app_page: Callable[[], AppPage]) -> A
             return follow(verdict, target, "navigate to")
 
         def createWindow(self, kind: Any) -> Any:
-            return self.new_window_page
+            return NewWindowPage(self.profile(), self)
 
     class LockedBrowserView(browser_view):  # type: ignore[misc]
         __sidekicks_locked__ = True
