@@ -8,6 +8,7 @@ import asyncio
 from typing import overload
 
 from app.acp.ansi import strip_ansi
+from app.core.errors import UserError
 from app.core.text import valid_text
 from app.i18n import _
 from app.i18n.text import Text
@@ -70,6 +71,8 @@ def describe_error(err: BaseException) -> str:
         return _("the agent's connection closed (it stopped or crashed)")
     if isinstance(err, TimeoutError | asyncio.TimeoutError):
         return _("the agent did not answer in time")
+    if isinstance(err, UserError):  # already a sentence (an attached file refused, …)
+        return str(err)
     return f"{type(err).__name__}: {err}"
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,8 @@ from app.acp.prompts import (
     PromptSupport,
     PromptText,
 )
+from app.core.errors import UserError
+from app.core.regular_files import FileRefused, OpenedFile, opened_regular
 from app.i18n import _
 
 
@@ -80,46 +81,55 @@ def sdk_prompt(blocks: Sequence[PromptBlock], support: PromptSupport) -> list[An
 
 
 def _file_block(file: PromptFile, support: PromptSupport) -> Any:
-    """An SDK block for the file, or the text line that stands for it."""
+    """An SDK block for the file, or the text line that stands for it. Read as an agent's `fs`
+    read is (app/core/regular_files.py): a pipe or a link put in its place since it was
+    attached is refused, never waited on nor followed."""
     try:
-        stat = os.stat(file.path)
-    except OSError:
-        return missing_line(file)
+        with opened_regular(file.path, follow_links=False) as opened:
+            return _opened_block(file, opened, support)
+    except FileRefused as refused:
+        if refused.problem == "not_found":
+            return missing_line(file)
+        raise AttachmentUnreadable(
+            _("an attached file was not sent: {reason}").format(reason=refused)
+        ) from None
+
+
+def _opened_block(file: PromptFile, opened: OpenedFile, support: PromptSupport) -> Any:
     if not support.declared:
         return attached_line(file)
+    size = opened.info.st_size
     uri = Path(file.path).as_uri()
     link = ResourceContentBlock(
-        type="resource_link",
-        uri=uri,
-        name=file.name,
-        mime_type=file.mime or None,
-        size=stat.st_size,
+        type="resource_link", uri=uri, name=file.name, mime_type=file.mime or None, size=size
     )
     try:
-        if file.image and support.image and stat.st_size <= IMAGE_LIMIT:
-            data = Path(file.path).read_bytes()
-            encoded = base64.b64encode(data).decode("ascii")
+        if file.image and support.image and size <= IMAGE_LIMIT:
+            encoded = base64.b64encode(opened.read_at_most(IMAGE_LIMIT)).decode("ascii")
             return ImageContentBlock(type="image", data=encoded, mime_type=file.mime, uri=uri)
-        if not file.image and support.embedded and stat.st_size <= EMBED_LIMIT:
-            text = _text_of(Path(file.path))
+        if not file.image and support.embedded and size <= EMBED_LIMIT:
+            text = _text_of(opened)
             if text is not None:
                 contents = TextResourceContents(
                     uri=uri, text=text, mime_type=file.mime or "text/plain"
                 )
                 return EmbeddedResourceContentBlock(type="resource", resource=contents)
-    except OSError:
-        return missing_line(file)
+    except FileRefused as refused:
+        if refused.problem != "too_large":  # grown past the limit since: a link, as if larger
+            raise
     return link
 
 
-def _text_of(path: Path) -> str | None:
+def _text_of(opened: OpenedFile) -> str | None:
     """The file's text when it is UTF-8 text; None for a binary file."""
-    with path.open("rb") as f:
-        head = f.read(SNIFF_BYTES)
-        if b"\0" in head:
-            return None
-        data = head + f.read()
+    if b"\0" in opened.head(SNIFF_BYTES):
+        return None
     try:
-        return data.decode("utf-8")
+        return opened.read_at_most(EMBED_LIMIT).decode("utf-8")
     except UnicodeDecodeError:
         return None
+
+
+class AttachmentUnreadable(UserError):
+    """An attached file that cannot be sent as it is now (no longer a regular file, a link put
+    in its place, unreadable): the member's answer ends with this sentence."""

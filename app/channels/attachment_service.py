@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.channels.attachments import find_in_messages
+from app.channels.attachments import find_in_messages, inspect_file
 from app.channels.parts import ChannelParts
 from app.core.errors import UserError
 from app.core.expose import exposed
@@ -29,8 +29,9 @@ class AttachmentService:
     @exposed
     def AttachFile(self, id: str, path: str) -> Attachment:
         """Extension: a file of the person's (absolute path) to send with the next message."""
+        attachment = inspect_file(path)  # read here, not on the loop
         return self._core.call(
-            lambda: self._attachments.stage_file(self._registry.get(id).id, path)
+            lambda: self._attachments.stage_file(self._registry.get(id).id, attachment)
         )
 
     @exposed

@@ -15,7 +15,6 @@ import mimetypes
 import os
 import re
 import shutil
-import stat
 import tempfile
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from app.acp.prompts import IMAGE_LIMIT, PromptFile
 from app.core.atomic import replace_file
 from app.core.errors import UserError
 from app.core.ids import new_id
+from app.core.regular_files import FileRefused, opened_regular, read_regular, real_file
 from app.i18n import _
 from app.models.conversation import Attachment, Message
 
@@ -77,31 +77,8 @@ class Attachments:
 
     # ---- staging -----------------------------------------------------------------------------
 
-    def stage_file(self, channel: str, path: str) -> Attachment:
-        if not path or not os.path.isabs(path):
-            raise UserError(_("attach a file by its absolute path, not “{path}”").format(path=path))
-        try:
-            info = os.stat(path)
-        except OSError:
-            raise UserError(_("{path} does not exist").format(path=path)) from None
-        if not stat.S_ISREG(info.st_mode):
-            raise UserError(
-                _("{path} is not a file (only files can be attached)").format(path=path)
-            )
-        if not os.access(path, os.R_OK):
-            raise UserError(_("{path} cannot be read (permission denied)").format(path=path))
-        mime = mimetypes.guess_type(path, strict=False)[0] or ""
-        if attachment_kind(mime) == "image" and info.st_size <= IMAGE_LIMIT:
-            with open(path, "rb") as f:  # an image in name only is attached as a file
-                mime = image_mime(f.read(16)) or "application/octet-stream"
-        attachment = Attachment(
-            id=new_id(),
-            kind="image" if attachment_kind(mime) == "image" else "file",
-            name=os.path.basename(path),
-            path=os.path.normpath(path),
-            mime=mime,
-            size=info.st_size,
-        )
+    def stage_file(self, channel: str, attachment: Attachment) -> Attachment:
+        """A file `inspect_file` found (read off the loop), staged for the next message."""
         return self._stage(channel, attachment)
 
     def stage_image(self, channel: str, name: str, mime: str, data: str) -> Attachment:
@@ -184,15 +161,20 @@ class Attachments:
     # ---- images' bytes for the page ----------------------------------------------------------
 
     def data_url(self, attachment: Attachment) -> str:
-        """The image as a data: URL (the page's CSP allows no file: URL)."""
+        """The image as a data: URL (the page's CSP allows no file: URL). Read on the caller's
+        thread, as an attachment is read for an agent: a pipe or a link put in its place is
+        refused at once."""
         if attachment.kind != "image" or attachment.mime not in IMAGE_MAGIC:
             raise UserError(_("{name} is not an image").format(name=attachment.name))
         try:
-            with open(attachment.path, "rb") as f:
-                raw = f.read(IMAGE_LIMIT + 1)
-        except OSError:
-            raise UserError(_("{path} no longer exists").format(path=attachment.path)) from None
-        if len(raw) > IMAGE_LIMIT or image_mime(raw) != attachment.mime:
+            raw = read_regular(attachment.path, IMAGE_LIMIT, follow_links=False)
+        except FileRefused as refused:
+            if refused.problem == "not_found":
+                raise UserError(_("{path} no longer exists").format(path=attachment.path)) from None
+            if refused.problem != "too_large":
+                raise UserError(str(refused)) from None
+            raw = b""  # said below: not the image attached
+        if not raw or image_mime(raw) != attachment.mime:
             raise UserError(
                 _("{name} is no longer the image attached").format(name=attachment.name)
             )
@@ -228,6 +210,45 @@ class Attachments:
         path = Path(attachment.path)
         if path.parent == self.folder / FOLDER / channel:
             path.unlink(missing_ok=True)
+
+
+def inspect_file(path: str) -> Attachment:
+    """A file of the person's as an attachment (not staged yet): read as an agent's `fs` read is
+    (app/core/regular_files.py), on the caller's thread, never the core loop's. A link the
+    person chose is kept as the file it points to, so that a link found there later is not
+    followed; a pipe, a device or a folder is refused with why."""
+    if not path or "\x00" in path or not os.path.isabs(path):
+        raise UserError(_("attach a file by its absolute path, not “{path}”").format(path=path))
+    chosen = os.path.normpath(path)
+    real = str(real_file(chosen))
+    mime = mimetypes.guess_type(chosen, strict=False)[0] or ""
+    try:
+        with opened_regular(real, follow_links=False) as opened:
+            size = opened.info.st_size
+            if attachment_kind(mime) == "image" and size <= IMAGE_LIMIT:
+                # an image in name only is attached as a file
+                mime = image_mime(opened.head(16)) or "application/octet-stream"
+    except FileRefused as refused:
+        raise UserError(_attach_refusal(refused)) from None
+    return Attachment(
+        id=new_id(),
+        kind="image" if attachment_kind(mime) == "image" else "file",
+        name=os.path.basename(chosen),
+        path=real,
+        mime=mime,
+        size=size,
+    )
+
+
+def _attach_refusal(refused: FileRefused) -> str:
+    path = refused.path
+    if refused.problem == "not_found":
+        return _("{path} does not exist").format(path=path)
+    if refused.problem in ("folder", "not_regular"):
+        return _("{path} is not a file (only files can be attached)").format(path=path)
+    if refused.problem == "denied":
+        return _("{path} cannot be read (permission denied)").format(path=path)
+    return str(refused)
 
 
 def find_in_messages(messages: list[Message], attachment_id: str) -> Attachment | None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +12,7 @@ import pytest
 from acp.schema import AgentCapabilities
 
 from app.acp import prompt_content
-from app.acp.prompt_content import prompt_support, sdk_prompt
+from app.acp.prompt_content import AttachmentUnreadable, prompt_support, sdk_prompt
 from app.acp.prompts import PromptFile, PromptSupport, PromptText
 
 RICH = PromptSupport(declared=True, image=True, embedded=True)
@@ -66,3 +69,51 @@ def test_a_missing_file_is_said_in_the_text_whatever_the_agent_takes(tmp_path: P
     blocks = sdk_prompt([PromptText("look"), gone], RICH)
     assert kinds(blocks) == ["text"]
     assert "gone.txt — this file no longer exists" in blocks[0].text
+
+
+def refusal_within(blocks: list[Any], support: PromptSupport) -> BaseException:
+    """What `sdk_prompt` raises, which must come within seconds (not a thread left waiting)."""
+    outcome: list[object] = []
+
+    def run() -> None:
+        try:
+            outcome.append(sdk_prompt(blocks, support))
+        except BaseException as error:  # handed to the test's thread
+            outcome.append(error)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(5)
+    assert not worker.is_alive(), "the prompt waited for a writer of the pipe"
+    assert isinstance(outcome[0], BaseException), outcome[0]
+    return outcome[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_pipe_in_place_of_an_attached_file_is_refused_with_a_sentence_not_waited_on(
+    tmp_path: Path,
+) -> None:
+    pipe = tmp_path / "notes.txt"
+    os.mkfifo(pipe)
+    try:
+        refused = refusal_within([PromptText("look"), PromptFile(str(pipe), "notes.txt")], RICH)
+        assert isinstance(refused, AttachmentUnreadable)
+        assert str(refused) == f"an attached file was not sent: {pipe} is not a regular file"
+        # an agent given a line only is not told of a pipe as if it were the file
+        lined = refusal_within([PromptFile(str(pipe), "notes.txt")], PromptSupport())
+        assert isinstance(lined, AttachmentUnreadable)
+    finally:  # a reader left waiting by a regression is let go
+        with contextlib.suppress(OSError):
+            os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+
+
+def test_a_link_in_place_of_an_attached_file_is_not_followed(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("secret", encoding="utf-8")
+    notes = tmp_path / "notes.txt"
+    try:
+        notes.symlink_to(secret)
+    except OSError:
+        pytest.skip("this system does not let us make links")
+    with pytest.raises(AttachmentUnreadable, match="is a link"):
+        sdk_prompt([PromptFile(str(notes), "notes.txt")], RICH)
