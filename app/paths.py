@@ -46,6 +46,16 @@ def run_dir() -> Path:
     return app_config_dir() / "run"
 
 
+SECRETS_DIR_ENV = "SIDEKICKS_SECRETS_DIR"  # tests and portable set-ups name another folder
+
+
+def secrets_dir() -> Path:
+    """Where sign-in secrets are kept when no keychain holds them, with the sign-in index:
+    `<user config dir>/sidekicks/secrets`, or `$SIDEKICKS_SECRETS_DIR`."""
+    named = os.environ.get(SECRETS_DIR_ENV)
+    return Path(named) if named else app_config_dir() / "secrets"
+
+
 def config_fingerprint(config_path: str | os.PathLike[str]) -> str:
     """First 16 hex chars of SHA-256 of the resolved absolute path (one history per file)."""
     resolved = str(Path(config_path).expanduser().resolve())

@@ -28,6 +28,7 @@ from app.channels.session_service import SessionService
 from app.config.service import ConfigService
 from app.config.startup import startup_config
 from app.config.store import ConfigStore
+from app.core import temp_files
 from app.core.loop import LoopThread
 from app.core.run_records import sweep_in_background
 from app.events.bus import EventBus
@@ -97,6 +98,7 @@ class Sidekicks:
     def start(self) -> Sidekicks:
         """Resolves the configuration to open (raises ConfigError if it cannot be read)."""
         sweep_in_background()  # agents a killed earlier run left behind (never delays the start)
+        temp_files.sweep_in_background()  # and the temporary files of its atomic writes
         startup = startup_config(self._config_flag)
         self._core.start()
         self._started = True
@@ -120,7 +122,8 @@ class Sidekicks:
             lambda problem: self._core.call_soon(lambda: self._history_problem(history, problem))
         )
         self._attention.attach(history)  # counts start afresh, before the channels are told
-        self._parts.attach(history, data_dir(config_path))  # pasted images kept there
+        # Pasted images are kept in the data folder; the configuration is no agent's to write.
+        self._parts.attach(history, data_dir(config_path), config_path)
 
     def _history_problem(self, history: History, problem: str) -> None:
         if self._parts.history is history:  # not one replaced by another configuration's

@@ -155,6 +155,9 @@ class PermissionAsked:
     tool: ToolChange
     options: tuple[PermissionChoice, ...]
     reply: asyncio.Future[str | None] = field(compare=False)
+    # Sidekicks' own question (a write outside the agent's folders), not the agent's: no
+    # "always allow" rule answers it.
+    own: bool = False
 
 
 AuthType = Literal["agent", "env_var", "terminal"]

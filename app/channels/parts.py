@@ -38,6 +38,7 @@ from app.channels.turns import Turns
 from app.channels.workspaces import Workspaces
 from app.events.bus import EventBus
 from app.history.base import History
+from app.workspace.app_files import AppFiles
 from app.workspace.changes import ChangeLog
 
 
@@ -61,10 +62,16 @@ class ChannelParts:
             self.settings,
             self.rules,
         )
-        self.changes = ChangeLog(bus, lambda: self.registry.history)
+        self.app_files = AppFiles.of(None)  # the configuration's once one is open (attach)
+        self.changes = ChangeLog(bus, lambda: self.registry.history, lambda: self.app_files)
         self.terminals = TerminalHub(bus, self.registry, self.publisher)
         workspaces = Workspaces(
-            self.registry, self.publisher, supervisor, self.changes, self.terminals.of
+            self.registry,
+            self.publisher,
+            supervisor,
+            self.changes,
+            self.terminals.of,
+            lambda: self.app_files,
         )
         self.sessions = Sessions(self.registry, streaming, self.settings, workspaces)
         answering = Answering(
@@ -85,9 +92,14 @@ class ChannelParts:
     def history(self) -> History:
         return self.registry.history
 
-    def attach(self, history: History, data_folder: Path | None = None) -> None:
-        """Opens `history`; pasted images go to `data_folder` (the configuration's)."""
+    def attach(
+        self, history: History, data_folder: Path | None = None, config_path: Path | None = None
+    ) -> None:
+        """Opens `history`, the configuration `config_path`'s; pasted images go to
+        `data_folder` (the configuration's)."""
+        self.app_files = AppFiles.of(config_path)
         self.registry.attach(history)
+        self.changes.recover()  # a revert a killed app left half done
         self.attachments.open(data_folder)
         self.commands.clear()
         self.publisher.channels()

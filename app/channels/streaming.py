@@ -130,6 +130,7 @@ class Streaming:
             tool_call=tool.model_copy(deep=True),
             options=options,
             rejections=state.scope.rejections,
+            asked_by_sidekicks=asked.own,
         )
         self._permissions.add(request, asked.reply)
         self._publisher.permission_requested(state, request)
@@ -139,6 +140,8 @@ class Streaming:
     ) -> bool:
         """Answers at once when the person always allows this agent this kind of tool, and
         marks the tool call with the rule (its card says so; no prompt is shown)."""
+        if asked.own:
+            return False  # Sidekicks' own question: only the person answers it
         rule = self._rules.matching(agent, tool.kind)
         if rule is None:
             return False

@@ -16,9 +16,10 @@ from app.channels.registry import ChannelRegistry
 from app.core.ids import new_id
 from app.i18n import _
 from app.paths import resolve_cwd
+from app.workspace.app_files import AppFiles
 from app.workspace.changes import ChangeLog
 from app.workspace.roots import Roots
-from app.workspace.session_workspace import SessionWorkspace, Terminals
+from app.workspace.session_workspace import OutsideWrite, SessionWorkspace, Terminals
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
@@ -27,6 +28,21 @@ if TYPE_CHECKING:
 ALLOW, REJECT = "allow", "reject"
 # The member's commands (channel id, agent, its connection) -> its Terminals (terminal_hub.py).
 TerminalsFor = Callable[[str, str, "AgentConnection"], Terminals]
+
+
+def outside_write_title(write: OutsideWrite) -> str:
+    """What the prompt says: the file really written, and the link that led there if one."""
+    if write.through_link:
+        title = _("Write outside the workspace: {path} (reached through the link {link})").format(
+            path=write.real, link=write.asked
+        )
+    else:
+        title = _("Write outside the workspace: {path}").format(path=write.real)
+    if not write.has_folders:
+        title += " — " + _(
+            "this agent has no folder of its own (no `cwd`): it asks for every write"
+        )
+    return title
 
 
 class ConversationHost:
@@ -48,24 +64,25 @@ class ConversationHost:
         turn = state.answering_agent(self._agent) if state is not None else None
         return turn.answer.message.id if turn is not None else ""
 
-    async def allow_outside_write(self, path: Path) -> bool:
-        """A permission request in the conversation, as if the agent had asked it (the
-        channel's usual machinery: shown on the answer, cancelled by Stop); no answer in
+    async def allow_outside_write(self, write: OutsideWrite) -> bool:
+        """A permission request in the conversation (the channel's usual machinery: shown on
+        the answer, cancelled by Stop), naming the file really written and the link that led
+        there. It is Sidekicks' own question: no "always allow" rule answers it. No answer in
         progress means no one to ask: refused."""
         reply: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
         tool = ToolChange(
             tool_call_id=f"write-outside-{new_id()}",
             started=True,
-            title=_("Write outside the workspace: {path}").format(path=path),
+            title=outside_write_title(write),
             kind="edit",
             status="pending",
-            locations=(ToolLocation(path=str(path)),),
+            locations=(ToolLocation(path=str(write.real)),),
         )
         options = (
             PermissionChoice(ALLOW, _("Allow once"), "allow_once"),
             PermissionChoice(REJECT, _("Reject"), "reject_once"),
         )
-        self._router.on_event(PermissionAsked(tool=tool, options=options, reply=reply))
+        self._router.on_event(PermissionAsked(tool=tool, options=options, reply=reply, own=True))
         allowed = await reply == ALLOW
         self._router.on_event(
             ToolChange(tool_call_id=tool.tool_call_id, status="completed" if allowed else "failed")
@@ -93,8 +110,11 @@ class Workspaces:
         supervisor: Supervisor,
         changes: ChangeLog,
         terminals: TerminalsFor | None = None,
+        app_files: Callable[[], AppFiles] = lambda: AppFiles.of(None),
     ) -> None:
-        """Without `terminals`, the agents' terminal requests are refused."""
+        """Without `terminals`, the agents' terminal requests are refused. `app_files`:
+        Sidekicks' own files now (the open configuration's)."""
+        self._app_files = app_files
         self._registry, self._publisher = registry, publisher
         self._supervisor = supervisor
         self.changes = changes
@@ -108,16 +128,20 @@ class Workspaces:
             channel=channel_id,
             agent=agent,
             roots=self.roots(agent, conn),
+            app_files=self._app_files(),
             changes=self.changes,
             host=host,
             terminals=self.terminals(channel_id, agent, conn) if self.terminals else None,
         )
 
     def roots(self, agent: str, conn: AgentConnection) -> Roots:
-        """The agent's working folder (as its process was started) and its `folders:`."""
-        folders = [Path(conn.cwd)]
-        if agent in self._supervisor.names():
-            definition = self._supervisor.runtime(agent).definition
-            base = self._supervisor.config_dir
-            folders += [resolve_cwd(folder, base) for folder in definition.folders]
+        """The agent's working folder (as its process was started) and its `folders:`. An
+        agent with no `cwd` runs in the home folder, which is not its folder: every write it
+        makes outside its `folders:` is asked (docs/security.md)."""
+        if agent not in self._supervisor.names():
+            return Roots([Path(conn.cwd)])
+        definition = self._supervisor.runtime(agent).definition
+        base = self._supervisor.config_dir
+        folders = [Path(conn.cwd)] if definition.cwd else []
+        folders += [resolve_cwd(folder, base) for folder in definition.folders]
         return Roots(folders)

@@ -77,6 +77,9 @@ class PermissionRequested(WireModel):
     tool_call: ToolCall
     options: list[PermissionOption]
     rejections: int = 0
+    # Sidekicks asks this itself (a write outside the agent's folders): an "always allow" rule
+    # never answers it, and answering it gives none.
+    asked_by_sidekicks: bool = False
 
 
 class PermissionResolved(WireModel):

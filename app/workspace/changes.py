@@ -1,5 +1,6 @@
-"""The record of what agents wrote (one `FileChange` per write), who last wrote each file, and
-reverting: kept in the history with the texts a revert needs, announced as `changes:changed`."""
+"""The record of what agents wrote (one `FileChange` per write) and who last wrote each file:
+kept in the history with the texts a revert needs (reverting.py), announced as
+`changes:changed`."""
 
 from __future__ import annotations
 
@@ -11,8 +12,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from app.acp.workspace import WorkspaceError
-from app.core.errors import UserError
 from app.core.ids import new_id
 from app.events import names
 from app.events.bus import EventBus
@@ -21,8 +20,9 @@ from app.history.base import History
 from app.history.change_records import ChangeTexts
 from app.i18n import _
 from app.models.changes import FileChange
-from app.workspace import files
+from app.workspace.app_files import AppFiles
 from app.workspace.files import Version
+from app.workspace.reverting import Revert, recover_revert
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +74,12 @@ class LastWrite:
 class ChangeLog:
     """App-wide: every channel's agents write through it (who wrote a file last is shared)."""
 
-    def __init__(self, bus: EventBus, history: Callable[[], History]) -> None:
+    def __init__(
+        self, bus: EventBus, history: Callable[[], History], app_files: Callable[[], AppFiles]
+    ) -> None:
         self._bus = bus
         self._history = history
+        self.app_files = app_files
         self._last_writes: dict[Path, LastWrite] = {}  # by resolved path, this run only
         self._locks: dict[Path, asyncio.Lock] = {}
 
@@ -102,6 +105,7 @@ class ChangeLog:
         before: str | None,
         after: str,
         conflict_with: str = "",
+        through_link: str = "",
     ) -> FileChange:
         """Keeps the change of a write that was made, then tells the page. A change that
         cannot be kept (the history failed) is logged: the write was made all the same."""
@@ -119,85 +123,43 @@ class ChangeLog:
             additions=additions,
             deletions=deletions,
             conflict_with=conflict_with,
+            through_link=through_link,
         )
         try:
             self._history().add_change(change, ChangeTexts(before, after))
         except Exception:
             log.exception("the change %s of %s to %s could not be kept", change.id, agent, path)
             return change
-        self._announce(channel, [change])
+        self.announce(channel, [change])
         return change
 
     def changes(self, channel: str) -> list[FileChange]:
         return self._history().changes(channel)
 
-    def revert(self, channel: str, change_ids: list[str]) -> list[FileChange]:
-        """Puts the files back as they were before these changes, newest first; refuses them
-        all, changing nothing, when a file no longer holds what the change wrote."""
-        history = self._history()
-        by_id = {c.id: c for c in history.changes(channel)}
-        chosen: list[tuple[FileChange, ChangeTexts]] = []
-        for change_id in dict.fromkeys(change_ids):
-            change = by_id.get(change_id)
-            texts = history.change_texts(channel, change_id) if change else None
-            if change is None or texts is None:
-                raise UserError(_("there is no change {id} in this channel").format(id=change_id))
-            if change.reverted:
-                raise UserError(
-                    _("the change to {path} was already reverted").format(path=change.path)
-                )
-            chosen.append((change, texts))
-        chosen.sort(key=lambda pair: pair[0].id, reverse=True)
-        _check_unchanged(chosen)
-        done: list[FileChange] = []
-        try:
-            for change, texts in chosen:
-                self._put_back(Path(change.path), texts)
-                change.reverted = True
-                history.put_change(change)
-                done.append(change)
-        except WorkspaceError as error:
-            # A file that cannot be written back (its folder went, permissions): what was
-            # reverted before it stays reverted, and is said so.
-            raise UserError(str(error)) from None
-        finally:
-            if done:
-                self._announce(channel, sorted(done, key=lambda c: c.id))
-        return sorted(done, key=lambda c: c.id)
+    async def revert(self, channel: str, change_ids: list[str]) -> list[FileChange]:
+        """Puts the files back as they were before these changes, newest first (reverting.py);
+        refuses them all, changing nothing, when a file no longer holds what the change wrote
+        or now leads elsewhere. Agents' writes to those files wait until it is done."""
+        return await Revert(self, channel, change_ids).run()
 
-    def _put_back(self, path: Path, texts: ChangeTexts) -> None:
-        if texts.before is None:
-            files.delete(path)
-            self._last_writes[path] = LastWrite(REVERTED, None)
-        else:
-            files.write_atomic(path, texts.before.encode())
-            self._last_writes[path] = LastWrite(REVERTED, Version.of(texts.before.encode()))
+    def recover(self) -> list[FileChange]:
+        """Finishes the revert a killed app left half done (at the history's opening)."""
+        return recover_revert(self)
 
-    def _announce(self, channel: str, changes: list[FileChange]) -> None:
+    def reverted(self, path: Path, before: str | None) -> None:
+        """A revert put `before` back in `path` (None: removed it)."""
+        version = None if before is None else Version.of(before.encode())
+        self._last_writes[path] = LastWrite(REVERTED, version)
+
+    @property
+    def history(self) -> History:
+        return self._history()
+
+    def announce(self, channel: str, changes: list[FileChange]) -> None:
         self._bus.emit(
             names.CHANGES_CHANGED,
             ChangesChanged(channel=channel, changes=[c.model_copy() for c in changes]),
         )
-
-
-def _check_unchanged(chosen: list[tuple[FileChange, ChangeTexts]]) -> None:
-    """Each file must hold what the newest chosen change to it wrote; reverting that one
-    leaves what the next one wrote, and so on (newest first)."""
-    expected: dict[str, str | None] = {}
-    for change, texts in chosen:
-        if change.path not in expected:
-            try:
-                data = files.current_bytes(Path(change.path))
-            except WorkspaceError as error:
-                raise UserError(str(error)) from None
-            expected[change.path] = data.decode("utf-8", "replace") if data is not None else None
-        if expected[change.path] != texts.after:
-            raise UserError(
-                _("{path} changed since {agent} wrote it: nothing was reverted").format(
-                    path=change.path, agent=change.agent
-                )
-            )
-        expected[change.path] = texts.before
 
 
 def _now() -> str:

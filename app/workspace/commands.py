@@ -1,25 +1,26 @@
 """One command an agent runs (ACP `terminal/create`): its process, its output, its end.
 
-- Its own process group (a new session on POSIX; on Windows a console process group and a
-  kill-on-close Job Object of its own, app/core/process_tree.py), so a kill reaches whatever it
-  started, even after the command itself ended. stdin is closed (/dev/null: nobody types into
-  it); stdout and stderr go into one pipe, read by the loop, in the order the command wrote them.
+- Its own process tree (app/core/process_tree.py): on POSIX a new session and group whose
+  processes all carry the tree's mark in their environment — on Linux a child that left the
+  group with `setsid` is still the tree's; on Windows a console process group and a
+  kill-on-close Job Object of its own. So a kill reaches whatever it started, even after the
+  command itself ended. stdin is closed (/dev/null: nobody types into it); stdout and stderr go
+  into one pipe, read by the loop, in the order the command wrote them.
 - It dies with the app: PDEATHSIG on Linux (app/core/lifeline.py, as agents), its job's handle
-  on Windows, and its group is recorded in the run records so that the next start stops what
-  a killed app left (app/core/run_records.py; the run mark is in its environment).
+  on Windows, and it is recorded in the run records so that the next start stops what a killed
+  app left (app/core/run_records.py: whatever carries the run's mark).
 - Exit: polled (waiting for the process would also wait for the pipe's end, which a background
   child can hold open for ever); the output read within DRAIN_GRACE after it is the command's
-  last. What it left running in its group is ended by `kill` (release, Stop, …).
-- Kill: SIGTERM to the group, KILL_GRACE (2 s), then SIGKILL to the group: a child that ignores
-  SIGTERM still dies (Windows: CTRL_BREAK_EVENT, then the job is terminated). Returns once the
-  command and its group are gone.
+  last. What it left running in its tree is ended by `kill` (release, Stop, …).
+- Kill (process_tree.end): SIGTERM to the tree, KILL_GRACE (2 s), then SIGKILL to the tree until
+  none of it is left: a child that ignores SIGTERM still dies (Windows: CTRL_BREAK_EVENT, then
+  the job is terminated). Returns once the command and its tree are gone.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
 import subprocess
 import sys
@@ -29,8 +30,8 @@ from typing import Any
 
 from app.acp.workspace import TerminalExit, TerminalOutput
 from app.core import lifeline, process_tree
-from app.core.process_tree import ProcessTree
-from app.core.run_records import RUN_MARK, records, run_mark
+from app.core.process_tree import ProcessTree, TreeMark
+from app.core.run_records import records
 from app.workspace.output_tail import OutputTail
 
 READ_BYTES = 256 * 1024
@@ -73,17 +74,19 @@ class Command:
         kwargs: dict[str, Any] = dict(process_tree.spawn_options())
         if sys.platform != "win32":
             kwargs["preexec_fn"] = lifeline.preexec()
+        mark = TreeMark()
         proc = await asyncio.create_subprocess_exec(
             *argv,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            env={**env, RUN_MARK: run_mark()},
+            env=mark.environment(env),
             cwd=str(cwd),
             **kwargs,
         )
         records.add(proc.pid, argv)
-        return cls(proc, limit, on_output, on_exit, _tree_of(proc))
+        tree = process_tree.adopt(proc.pid, lambda: proc.returncode is not None, mark)
+        return cls(proc, limit, on_output, on_exit, tree)
 
     # ---- output and exit ---------------------------------------------------------------------
 
@@ -123,26 +126,13 @@ class Command:
     # ---- end ---------------------------------------------------------------------------------
 
     async def kill(self) -> TerminalExit:
-        """Ends the command and everything in its group; how the command ended."""
-        if self.exit is None or self._tree.alive():
-            self._tree.signal_soft()
-            await self._group_gone(KILL_GRACE)
-            if self.exit is None or self._tree.alive():
-                self._tree.kill()
-                await self._group_gone(None)
+        """Ends the command and everything in its tree; how the command ended."""
+        await process_tree.end(self._tree, KILL_GRACE, done=lambda: self.exit is not None)
         ended = await self.wait()
-        self._reading.cancel()  # a child outside the group may hold the pipe: stop reading it
+        self._reading.cancel()  # a child outside the tree may hold the pipe: stop reading it
         records.remove(self.pid)
         self._tree.close()
         return ended
-
-    async def _group_gone(self, timeout: float | None) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = None if timeout is None else loop.time() + timeout
-        while self.exit is None or self._tree.alive():
-            if deadline is not None and loop.time() >= deadline:
-                return
-            await asyncio.sleep(POLL_SECONDS)
 
 
 def _signal_name(number: int) -> str:
@@ -150,38 +140,3 @@ def _signal_name(number: int) -> str:
         return signal.Signals(number).name
     except ValueError:
         return f"SIG{number}"
-
-
-if sys.platform == "win32":
-
-    def _tree_of(proc: asyncio.subprocess.Process) -> ProcessTree:
-        """The agents' JobTree: counts and ends what the command left, even once it ended."""
-        return process_tree.adopt(proc.pid, lambda: proc.returncode is not None)
-
-else:
-    from app.core.process_group import group_alive
-    from app.core.process_tree_posix import ProcessGroup
-
-    def _tree_of(proc: asyncio.subprocess.Process) -> ProcessTree:
-        return _Group(proc.pid)
-
-    class _Group(ProcessGroup):
-        """The agents' process group, its members counted without zombies: a command's
-        background child that ended but was not reaped yet must not keep it `alive`."""
-
-        def alive(self) -> bool:
-            if not group_alive(self.pid):
-                return False
-            if not sys.platform.startswith("linux"):
-                return True
-            return any(_live_member(entry, self.pid) for entry in os.scandir("/proc"))
-
-    def _live_member(entry: os.DirEntry[str], pgid: int) -> bool:
-        if not entry.name.isdigit():
-            return False
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            return False
-        return fields[0] != b"Z" and int(fields[2]) == pgid

@@ -1,22 +1,20 @@
-"""Reading and writing the person's text files for an agent (ACP `fs/*`): absolute paths,
-UTF-8 only, `line`/`limit` windows, atomic writes that keep the file's mode.
+"""The rules of the person's text files for an agent (ACP `fs/*`): absolute paths, UTF-8 only,
+`line`/`limit` windows, versions. The file work itself goes through a checked location
+(located.py, located_io.py).
 
 Every failure is a `WorkspaceError` whose sentence names the path: it is what the agent reads.
 """
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import hashlib
 import os
 import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from app.acp.workspace import WorkspaceError
-from app.core.atomic import replace_file
 from app.i18n import _
 
 # A text file an agent reads whole travels as one JSON-RPC line: past this, it is refused
@@ -129,84 +127,16 @@ def window(text: str, line: int | None, limit: int | None) -> str:
     return "".join(lines[start:end])
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replaces the file in one step (a temporary file in the same folder, synced, renamed
-    over it): a reader or a crash sees the old text or the new, never half of it. An existing
-    file keeps its mode; a new one gets the usual mode (0666 less the umask)."""
-    try:
-        info = os.stat(path)
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-        mode = stat.S_IMODE(info.st_mode)
-    except FileNotFoundError:
-        mode = 0o666 & ~_UMASK
-    except OSError as error:
-        raise _write_error(path, error) from None
-    try:
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as error:
-        raise _write_error(path, error) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            _keep_mode(f.fileno(), mode)
-            os.fsync(f.fileno())
-        replace_file(temporary, path)
-    except OSError as error:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise _write_error(path, error) from None
-    _sync_folder(path.parent)
-
-
-def _keep_mode(fd: int, mode: int) -> None:
-    """The replaced file's mode on its replacement. Windows has no fchmod before Python 3.13 and
-    no mode bits beyond read-only, and a read-only file is refused by the rename anyway."""
-    fchmod = getattr(os, "fchmod", None)
-    if fchmod is not None:
-        fchmod(fd, mode)
-
-
-def delete(path: Path) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
-    _sync_folder(path.parent)
-
-
-def _sync_folder(folder: Path) -> None:
-    """The rename itself is durable once the folder is synced (POSIX; not possible on Windows)."""
-    if os.name != "posix":
-        return
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def _umask() -> int:
+def _read_umask() -> int:
     # Read once, at import: setting it back and forth later would race with other threads.
     current = os.umask(0o022)
     os.umask(current)
     return current
 
 
-_UMASK = _umask()
+_UMASK = _read_umask()
 
 
-def _write_error(path: Path, error: OSError) -> WorkspaceError:
-    if isinstance(error, IsADirectoryError) or error.errno == errno.EISDIR:
-        return WorkspaceError("invalid", _("{path} is a folder, not a file").format(path=path))
-    if isinstance(error, PermissionError):
-        return WorkspaceError(
-            "refused", _("{path} cannot be written: permission denied").format(path=path)
-        )
-    if isinstance(error, FileNotFoundError):
-        return WorkspaceError(
-            "not_found", _("{path} cannot be written: its folder does not exist").format(path=path)
-        )
-    return WorkspaceError(
-        "failed", _("{path} cannot be written: {reason}").format(path=path, reason=error.strerror)
-    )
+def umask() -> int:
+    """The process's umask, as it was at start (the mode a new file gets)."""
+    return _UMASK

@@ -31,7 +31,10 @@ class ChangesService:
     def Revert(self, id: str, changeIds: list[str]) -> list[FileChange]:
         """Extension: puts the files of these changes back as they were before, newest change
         first; refused, with what changed, when a file changed since. The updated records."""
-        return self._core.call(lambda: self._changes.revert(self._known(id), changeIds))
+        return self._core.run(self._revert(id, changeIds))
+
+    async def _revert(self, channel_id: str, change_ids: list[str]) -> list[FileChange]:
+        return await self._changes.revert(self._known(channel_id), change_ids)
 
     def _known(self, channel_id: str) -> str:
         self._open_channel(channel_id)  # on the loop, which owns the channels

@@ -10,15 +10,18 @@ it in the conversation. Every write is recorded as a change (app/workspace/chang
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from app.acp.workspace import TerminalExit, TerminalOutput, TerminalRequest, WorkspaceError
 from app.i18n import _
-from app.workspace import files
+from app.workspace import files, located_io
+from app.workspace.app_files import AppFiles
 from app.workspace.changes import PERSON, REVERTED, ChangeLog
 from app.workspace.files import Version
-from app.workspace.roots import Roots, resolved
+from app.workspace.located import Location, locate, located
+from app.workspace.roots import Roots
 
 
 class Terminals(Protocol):
@@ -35,6 +38,17 @@ class Terminals(Protocol):
     async def release(self, terminal_id: str) -> None: ...
 
 
+@dataclass(frozen=True, slots=True)
+class OutsideWrite:
+    """A write the person is asked about: the path the agent gave, the file it really leads
+    to, whether a link led there, and whether the agent has folders of its own at all."""
+
+    asked: Path
+    real: Path
+    through_link: bool
+    has_folders: bool
+
+
 class WorkspaceHost(Protocol):
     """What the workspace needs from the conversation it works for (app/channels)."""
 
@@ -42,8 +56,8 @@ class WorkspaceHost(Protocol):
         """The agent's answer in progress in this channel ("" when it is not answering)."""
         ...
 
-    async def allow_outside_write(self, path: Path) -> bool:
-        """Asks the person whether the agent may write `path`, outside its folders."""
+    async def allow_outside_write(self, write: OutsideWrite) -> bool:
+        """Asks the person whether the agent may write `write.real`, outside its folders."""
         ...
 
     def conflict_notice(self, text: str) -> None:
@@ -58,12 +72,14 @@ class SessionWorkspace:
         channel: str,
         agent: str,
         roots: Roots,
+        app_files: AppFiles,
         changes: ChangeLog,
         host: WorkspaceHost,
         terminals: Terminals | None = None,
     ) -> None:
         self.channel, self.agent = channel, agent
         self.roots = roots
+        self.app_files = app_files
         self._changes = changes
         self._host = host
         self._terminals = terminals
@@ -72,30 +88,42 @@ class SessionWorkspace:
     # ---- files -------------------------------------------------------------------------------
 
     async def read_text_file(self, path: str, line: int | None, limit: int | None) -> str:
-        target = resolved(files.absolute(path))
+        asked = files.absolute(path)
         # Off the core loop: a large file takes a while to read, check and hash.
-        text, version = await asyncio.to_thread(_read, target)
-        self._seen[target] = version
+        text, version, real = await asyncio.to_thread(_read, asked, self.app_files)
+        self._seen[real] = version
         return files.window(text, line, limit)
 
     async def write_text_file(self, path: str, content: str) -> None:
         asked = files.absolute(path)
-        target = resolved(asked)
-        inside = self.roots.contain(target)
-        if not inside and not await self._host.allow_outside_write(asked):
+        data = _encoded(asked, content)
+        where = await asyncio.to_thread(locate, asked)
+        try:
+            await self._write(where, content, data)
+        finally:
+            where.close()
+
+    async def _write(self, where: Location, content: str, data: bytes) -> None:
+        """Writes at `where`, checked once: the folder handle it holds is where the write
+        lands, whatever the path leads to by the time the person answers."""
+        self.app_files.check_write(where.real)
+        inside = self.roots.contain(where.real)
+        if not inside and not await self._host.allow_outside_write(
+            OutsideWrite(where.asked, where.real, where.through_link, bool(self.roots.folders))
+        ):
             raise WorkspaceError(
                 "refused",
                 _("writing {path} was refused: it is outside the agent's folders").format(
-                    path=asked
+                    path=where.real
                 ),
             )
-        data = content.encode("utf-8")
-        # One write at a time per file (across agents and channels), so that the text before
-        # is the text replaced; the file work happens off the core loop.
+        target = where.real
+        # One write at a time per file (across agents and channels, and reverts), so that the
+        # text before is the text replaced; the file work happens off the core loop.
         async with self._changes.writing(target):
-            before, now = await asyncio.to_thread(_before, target)
+            before, now = await asyncio.to_thread(_before, where)
             conflict = self._conflict(target, now)
-            await asyncio.to_thread(_write, target, data, inside)
+            await asyncio.to_thread(located_io.write, where, data, create_folders=inside)
             self._seen[target] = Version.of(data)
             await self._changes.record(
                 channel=self.channel,
@@ -105,6 +133,7 @@ class SessionWorkspace:
                 before=before,
                 after=content,
                 conflict_with=conflict,
+                through_link=str(where.asked) if where.through_link else "",
             )
 
     def _conflict(self, target: Path, current: Version | None) -> str:
@@ -157,28 +186,30 @@ class SessionWorkspace:
         await self._require_terminals().release(terminal_id)
 
 
-def _read(target: Path) -> tuple[str, Version]:
-    data = files.read_bytes(target)
-    return files.decode(target, data), Version.of(data)
+def _encoded(asked: Path, content: str) -> bytes:
+    try:
+        return content.encode("utf-8")
+    except UnicodeEncodeError as error:  # a lone surrogate (e.g. "\ud800") has no UTF-8 form
+        raise WorkspaceError(
+            "invalid",
+            _(
+                "the text for {path} cannot be written as UTF-8 (an invalid character at "
+                "offset {offset}): nothing was written"
+            ).format(path=asked, offset=error.start),
+        ) from None
 
 
-def _before(target: Path) -> tuple[str | None, Version | None]:
+def _read(asked: Path, app_files: AppFiles) -> tuple[str, Version, Path]:
+    with located(asked) as where:
+        app_files.check_read(where.real)
+        data = located_io.read(where, lambda opened: app_files.check_read(where.real, opened))
+        return files.decode(where.real, data), Version.of(data), where.real
+
+
+def _before(where: Location) -> tuple[str | None, Version | None]:
     """The file's text and version before a write (None, None: it does not exist). A file
     that is not UTF-8 text is not overwritten: its change could not be recorded to revert."""
-    data = files.current_bytes(target)
+    data = located_io.current(where)
     if data is None:
         return None, None
-    return files.decode(target, data), Version.of(data)
-
-
-def _write(target: Path, data: bytes, create_folders: bool) -> None:
-    """Missing folders are created inside the agent's folders only."""
-    if create_folders and not target.parent.exists():
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise WorkspaceError(
-                "failed",
-                _("{path} cannot be written: {reason}").format(path=target, reason=error.strerror),
-            ) from None
-    files.write_atomic(target, data)
+    return files.decode(where.real, data), Version.of(data)

@@ -15,6 +15,9 @@ out in order through the client:
                                                  kind execute whose content is the terminal;
                                                  then kill (if "kill"), wait_for_exit (if
                                                  "wait"), output, release (if "release")
+  {"ask": TITLE, "kind": KIND}                   session/request_permission for a tool call of
+                                                 that kind (options allow_once, allow_always,
+                                                 reject_once); reports the outcome
   {"terminal": METHOD, "id": ID}                 terminal/METHOD (output, wait_for_exit, kill,
                                                  release) on ID, or on the last terminal
                                                  created when ID is "last"; reports its result
@@ -156,7 +159,22 @@ def do_terminal(sid: str, action: dict[str, Any]) -> dict[str, Any]:
     return {"terminal": method, "id": tid, "result": result}
 
 
-ACTIONS = {"read": do_read, "write": do_write, "run": do_run, "terminal": do_terminal}
+def do_ask(sid: str, action: dict[str, Any]) -> dict[str, Any]:
+    call_id = _next_call_id()
+    tool = {"toolCallId": call_id, "title": action["ask"], "kind": action.get("kind", "edit"),
+            "status": "pending"}  # fmt: skip
+    options = [
+        {"optionId": "once", "name": "Allow once", "kind": "allow_once"},
+        {"optionId": "always", "name": "Always allow", "kind": "allow_always"},
+        {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+    ]
+    answer = call(
+        "session/request_permission", {"sessionId": sid, "toolCall": tool, "options": options}
+    )
+    return {"ask": action["ask"], "outcome": answer.get("outcome", {})}
+
+
+ACTIONS = {"ask": do_ask, "read": do_read, "write": do_write, "run": do_run, "terminal": do_terminal}
 
 
 def actions_in(text: str) -> list[dict[str, Any]] | None:

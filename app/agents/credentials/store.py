@@ -26,10 +26,10 @@ from pathlib import Path
 
 from app.agents.credentials import keychain
 from app.agents.credentials.file_store import FileStore
-from app.paths import app_config_dir
+from app.paths import SECRETS_DIR_ENV, secrets_dir
 
 log = logging.getLogger(__name__)
-FOLDER_ENV = "SIDEKICKS_SECRETS_DIR"
+FOLDER_ENV = SECRETS_DIR_ENV
 INDEX_FILE = "signins.json"
 
 
@@ -56,10 +56,8 @@ class Credentials:
 
     @classmethod
     def from_environment(cls) -> Credentials:
-        folder = os.environ.get(FOLDER_ENV)
-        if folder:
-            return cls(Path(folder), use_keychain=False)
-        return cls(app_config_dir() / "secrets")
+        # A folder named by the environment is a test's or a portable set-up's: no keychain.
+        return cls(secrets_dir(), use_keychain=not os.environ.get(FOLDER_ENV))
 
     def saved_method(self, agent: str) -> str | None:
         """The method whose values are saved for `agent` (from the index: no secret is read)."""

@@ -1,4 +1,5 @@
-"""Reading and writing rules (app/workspace/files.py) and the agent's folders (roots.py)."""
+"""Reading and writing rules (app/workspace/files.py, located_io.py) and the agent's folders
+(roots.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,15 @@ from typing import Any
 import pytest
 
 from app.acp.workspace import WorkspaceError
-from app.workspace import files
+from app.workspace import files, located_io
+from app.workspace.located import located
 from app.workspace.roots import Roots
+
+
+def write_atomic(path: Path, data: bytes, create_folders: bool = False) -> None:
+    """An agent's write as SessionWorkspace makes it: located, then written there."""
+    with located(path) as where:
+        located_io.write(where, data, create_folders=create_folders)
 
 
 def test_a_relative_path_is_refused_as_invalid_with_a_sentence() -> None:
@@ -59,7 +67,7 @@ def test_an_atomic_write_keeps_the_mode_and_leaves_no_temporary_file(tmp_path: P
     target = folder / "tool.sh"
     target.write_text("old", encoding="utf-8")
     os.chmod(target, 0o750)
-    files.write_atomic(target, b"new")
+    write_atomic(target, b"new")
     assert target.read_bytes() == b"new"
     assert os.stat(target).st_mode & 0o777 == 0o750
     assert sorted(p.name for p in folder.iterdir()) == ["tool.sh"]
@@ -68,7 +76,7 @@ def test_an_atomic_write_keeps_the_mode_and_leaves_no_temporary_file(tmp_path: P
 @pytest.mark.posix_only("POSIX mode bits: Windows keeps only a read-only flag")
 def test_a_new_file_gets_the_usual_mode(tmp_path: Path) -> None:
     target = tmp_path / "fresh.txt"
-    files.write_atomic(target, b"x")
+    write_atomic(target, b"x")
     umask = os.umask(0o022)
     os.umask(umask)
     assert os.stat(target).st_mode & 0o777 == 0o666 & ~umask
@@ -97,7 +105,7 @@ def test_an_atomic_write_without_fchmod_as_on_windows_still_replaces_the_file(
     (tmp_path / "work").mkdir()
     target = tmp_path / "work" / "notes.txt"
     target.write_bytes(b"old")
-    files.write_atomic(target, b"new")
+    write_atomic(target, b"new")
     assert target.read_bytes() == b"new"
     assert sorted(p.name for p in target.parent.iterdir()) == ["notes.txt"]
 
@@ -113,9 +121,9 @@ def test_roots_refuse_a_dot_dot_escape_and_a_sibling_sharing_a_prefix(tmp_path: 
 
 def test_writing_over_a_folder_or_into_a_missing_one_fails_with_the_path(tmp_path: Path) -> None:
     with pytest.raises(WorkspaceError, match="is a folder"):
-        files.write_atomic(tmp_path, b"x")
+        write_atomic(tmp_path, b"x")
     with pytest.raises(WorkspaceError, match="folder does not exist") as caught:
-        files.write_atomic(tmp_path / "no" / "such.txt", b"x")
+        write_atomic(tmp_path / "no" / "such.txt", b"x")
     assert caught.value.kind == "not_found"
 
 

@@ -1,0 +1,310 @@
+"""Reading, writing and deleting the file at a `Location` (located.py), relative to the handle
+of the folder that was checked: no link that was not checked is followed on the way.
+
+POSIX: the file is opened with O_NOFOLLOW from the folder's handle; a write makes its temporary
+file there (O_EXCL | O_NOFOLLOW), and renames it over the name there; missing folders are made
+and opened one at a time the same way. Windows: by path, then the handle's final path is
+compared to the location's (files_windows.final_path): a file that is not where it was checked
+is left alone.
+
+A killed write leaves its temporary file listed in this run's log, and the next start removes
+it (app/core/temp_files.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from app.acp.workspace import WorkspaceError
+from app.core import temp_files
+from app.core.atomic import replace_file
+from app.i18n import _
+from app.workspace.files import MAX_READ_BYTES, umask
+from app.workspace.located import Location
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_BINARY = getattr(os, "O_BINARY", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+# A temporary name keeps at most this much of the file's own name (names are at most 255).
+_NAME_KEPT = 200
+
+
+def read(location: Location, check: Callable[[os.stat_result], None] | None = None) -> bytes:
+    """The file's bytes; not found, a folder, not a regular file (a pipe or a device would
+    block or never end), too large, or unreadable, said with the path. `check` sees the opened
+    file's status before anything is read (and may refuse it)."""
+    path = location.real
+    if location.missing:
+        raise WorkspaceError("not_found", _("{path} does not exist").format(path=path))
+    flags = os.O_RDONLY | _NONBLOCK | _BINARY | _CLOEXEC
+    try:
+        if location.folder >= 0:
+            fd = os.open(location.name, flags | _NOFOLLOW, dir_fd=location.folder)
+        else:
+            fd = os.open(path, flags)
+    except OSError as error:
+        raise _read_error(location, error) from None
+    try:
+        _checked_opened(fd, location, check)
+        with open(fd, "rb", closefd=False) as f:
+            return f.read()
+    except OSError as error:
+        raise _read_error(location, error) from None
+    finally:
+        os.close(fd)
+
+
+def _checked_opened(
+    fd: int, location: Location, check: Callable[[os.stat_result], None] | None
+) -> os.stat_result:
+    """What was opened, checked: where it was meant to be, a regular file, not too large."""
+    path = location.real
+    if location.folder < 0:
+        _check_final_path(fd, location)
+    info = os.fstat(fd)
+    if check is not None:
+        check(info)
+    if stat.S_ISDIR(info.st_mode):
+        raise WorkspaceError("invalid", _("{path} is a folder, not a file").format(path=path))
+    if not stat.S_ISREG(info.st_mode):
+        raise WorkspaceError("invalid", _("{path} is not a regular file").format(path=path))
+    if info.st_size > MAX_READ_BYTES:
+        raise WorkspaceError(
+            "refused",
+            _("{path} is too large to read ({size} MB; at most {limit} MB)").format(
+                path=path, size=info.st_size // 1_000_000, limit=MAX_READ_BYTES // 1_000_000
+            ),
+        )
+    return info
+
+
+def current(location: Location) -> bytes | None:
+    """The file's bytes, or None when it does not exist (before a write)."""
+    try:
+        return read(location)
+    except WorkspaceError as error:
+        if error.kind == "not_found":
+            return None
+        raise
+
+
+def write(location: Location, data: bytes, *, create_folders: bool) -> None:
+    """Replaces the file in one step (a temporary file in its folder, synced, renamed over it):
+    a reader or a crash sees the old text or the new, never half. An existing file keeps its
+    mode; a new one gets the usual mode (0666 less the umask). Missing folders are made only
+    with `create_folders`."""
+    if location.folder < 0:
+        _write_by_path(location, data, create_folders)
+        return
+    folder = _made_folders(location, create_folders)
+    mode = _mode_of(location, folder)
+    temporary = temp_files.temporary_name(location.name[:_NAME_KEPT])
+    with temp_files.tracked(location.real.parent / temporary):
+        try:
+            fd = os.open(
+                temporary,
+                os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC,
+                0o600,
+                dir_fd=folder,
+            )
+        except OSError as error:
+            raise _write_error(location, error) from None
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                _keep_mode(f.fileno(), mode)
+                os.fsync(f.fileno())
+            os.rename(temporary, location.name, src_dir_fd=folder, dst_dir_fd=folder)
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary, dir_fd=folder)
+            raise _write_error(location, error) from None
+    with contextlib.suppress(OSError):
+        os.fsync(folder)  # the rename itself is durable once its folder is synced
+
+
+def _keep_mode(fd: int, mode: int) -> None:
+    fchmod = getattr(os, "fchmod", None)  # POSIX only (this path never runs on Windows)
+    if fchmod is not None:
+        fchmod(fd, mode)
+
+
+def delete(location: Location) -> None:
+    """Removes the file (a revert of a new file); gone already is fine. A folder or a link in
+    its place is not removed."""
+    if location.missing:
+        return
+    try:
+        if location.folder >= 0:
+            info = os.stat(location.name, dir_fd=location.folder, follow_symlinks=False)
+        else:
+            info = os.lstat(location.real)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise _write_error(location, error) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise WorkspaceError(
+            "refused",
+            _("{path} is no longer a file: it was left as it is").format(path=location.real),
+        )
+    try:
+        if location.folder >= 0:
+            os.unlink(location.name, dir_fd=location.folder)
+            with contextlib.suppress(OSError):
+                os.fsync(location.folder)
+        else:
+            os.unlink(location.real)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise _write_error(location, error) from None
+
+
+def _made_folders(location: Location, create: bool) -> int:
+    """The handle of the file's folder, making the missing ones on the way (each opened with
+    O_NOFOLLOW right after it is made: a link put in its place is refused)."""
+    folder = location.folder
+    if location.missing and not create:
+        raise WorkspaceError(
+            "not_found",
+            _("{path} cannot be written: its folder does not exist").format(path=location.real),
+        )
+    for name in location.missing:
+        try:
+            os.mkdir(name, 0o777, dir_fd=folder)
+        except FileExistsError:
+            pass  # made meanwhile: opened below like any folder, links refused
+        except OSError as error:
+            raise _write_error(location, error) from None
+        try:
+            folder = os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC, dir_fd=folder)
+        except OSError as error:
+            raise (
+                _changed(location) if error.errno == errno.ELOOP else _write_error(location, error)
+            ) from None
+        location._handles.append(folder)
+    return folder
+
+
+def _mode_of(location: Location, folder: int) -> int:
+    try:
+        info = os.stat(location.name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return 0o666 & ~umask()
+    except OSError as error:
+        raise _write_error(location, error) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise WorkspaceError(
+            "invalid", _("{path} is a folder, not a file").format(path=location.real)
+        )
+    if stat.S_ISLNK(info.st_mode):
+        raise _changed(location)
+    return stat.S_IMODE(info.st_mode)
+
+
+def _write_by_path(location: Location, data: bytes, create_folders: bool) -> None:
+    """Windows: a temporary file beside the target, its handle's folder checked to be the
+    target's, then renamed over it (waiting out a scanner holding the target: replace_file)."""
+    target = location.real
+    if not target.parent.exists():
+        if not create_folders:
+            raise WorkspaceError(
+                "not_found",
+                _("{path} cannot be written: its folder does not exist").format(path=target),
+            )
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise _write_error(location, error) from None
+    temporary = target.parent / temp_files.temporary_name(target.name[:_NAME_KEPT])
+    with temp_files.tracked(temporary):
+        try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY, 0o666)
+        except OSError as error:
+            raise _write_error(location, error) from None
+        try:
+            with os.fdopen(fd, "wb") as f:
+                _check_final_path(f.fileno(), location, temporary)
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            replace_file(temporary, target)
+        except (OSError, WorkspaceError) as error:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            if isinstance(error, WorkspaceError):
+                raise
+            raise _write_error(location, error) from None
+
+
+def _check_final_path(fd: int, location: Location, opened: Path | None = None) -> None:
+    """Windows: the opened file must be where the location was checked to lead."""
+    if sys.platform == "win32":
+        from app.workspace.files_windows import final_path
+
+        expected = opened if opened is not None else location.real
+        if os.path.normcase(final_path(fd)) != os.path.normcase(str(expected)):
+            raise _changed(location)
+
+
+def _changed(location: Location) -> WorkspaceError:
+    return WorkspaceError(
+        "failed",
+        _(
+            "{path} changed while it was being written (a link appeared on the way): nothing was "
+            "written"
+        ).format(path=location.real),
+    )
+
+
+def _read_error(location: Location, error: OSError) -> WorkspaceError:
+    path = location.real
+    if isinstance(error, FileNotFoundError):
+        return WorkspaceError("not_found", _("{path} does not exist").format(path=path))
+    if error.errno == errno.ELOOP:
+        return WorkspaceError(
+            "failed",
+            _("{path} changed while it was being read (it became a link): try again").format(
+                path=path
+            ),
+        )
+    if isinstance(error, IsADirectoryError) or (
+        isinstance(error, PermissionError) and os.path.isdir(path)  # Windows: EACCES
+    ):
+        return WorkspaceError("invalid", _("{path} is a folder, not a file").format(path=path))
+    if isinstance(error, PermissionError):
+        return WorkspaceError(
+            "refused", _("{path} cannot be read: permission denied").format(path=path)
+        )
+    return WorkspaceError(
+        "failed", _("{path} cannot be read: {reason}").format(path=path, reason=error.strerror)
+    )
+
+
+def _write_error(location: Location, error: OSError) -> WorkspaceError:
+    path = location.real
+    if isinstance(error, IsADirectoryError) or error.errno == errno.EISDIR:
+        return WorkspaceError("invalid", _("{path} is a folder, not a file").format(path=path))
+    if isinstance(error, PermissionError):
+        return WorkspaceError(
+            "refused", _("{path} cannot be written: permission denied").format(path=path)
+        )
+    if isinstance(error, FileNotFoundError):
+        return WorkspaceError(
+            "not_found", _("{path} cannot be written: its folder does not exist").format(path=path)
+        )
+    if error.errno == errno.ELOOP:
+        return _changed(location)
+    return WorkspaceError(
+        "failed", _("{path} cannot be written: {reason}").format(path=path, reason=error.strerror)
+    )
