@@ -20,11 +20,11 @@ import contextlib
 import errno
 import os
 import stat
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from app.core.temp_files import created_beside
 from app.i18n import _
 
 # Total time given to another program to let go of the target (the antivirus and indexer
@@ -96,20 +96,18 @@ def _refused_for_good(target: StrPath) -> bool:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    target = Path(os.path.realpath(path))  # through a symlink, keep the link
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
+    """Replaces the file's text in one step: a temporary file beside it (listed for the next
+    start to remove if the app is killed meanwhile: temp_files.py), synced, renamed over it. An
+    existing file keeps its mode; a symlink stays one, its target is written."""
+    target = Path(os.path.realpath(path))
+    with created_beside(target) as (out, temporary):
+        out.write(text.encode("utf-8"))
+        out.flush()
+        os.fsync(out.fileno())
+        out.close()
         with contextlib.suppress(FileNotFoundError):
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
-        replace_file(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+            os.chmod(temporary, target.stat().st_mode & 0o7777)
+        replace_file(temporary, target)
     _fsync_dir(target.parent)
 
 

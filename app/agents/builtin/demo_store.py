@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
 import re
 import secrets
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
 from acp import RequestError
 from pydantic import BaseModel, ValidationError
 
-from app.core.atomic import replace_file
+from app.core.atomic import write_atomic
 
 CONTEXT_WINDOW = 200_000
 # What a real agent's system prompt and tool definitions would take before the first turn.
@@ -106,7 +103,7 @@ class SessionStore:
     def save(self, record: SessionRecord) -> None:
         path = self._path(record.id)
         path.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomic(path, record.model_dump_json(indent=1))
+        write_atomic(path, record.model_dump_json(indent=1))
 
     def _path(self, session_id: str) -> Path:
         # Checked before any path is built: an id like "../x" must never reach the file system.
@@ -117,18 +114,3 @@ class SessionStore:
                 {"sessionId": session_id},
             )
         return self.folder / f"{session_id}.json"
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Temp file in the same folder, fsync, rename: a crash leaves the old file or the new one."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        replace_file(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise

@@ -4,16 +4,15 @@ old file or none, never half of one)."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import tempfile
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
 from app.core.atomic import replace_file
 from app.core.errors import UserError
+from app.core.temp_files import created_beside
 from app.i18n import _
 from app.models.conversation import Channel
 from app.models.finding import ExportFormat
@@ -54,16 +53,12 @@ def write_document(path: str, pieces: Iterable[str]) -> str:
 
 
 def _write(target: Path, pieces: Iterable[str]) -> None:
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            for piece in pieces:
-                out.write(piece)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; an export is an ordinary file
-        replace_file(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    # The temporary file is listed until renamed: a killed app's is removed at the next start.
+    with created_beside(target) as (out, temporary):
+        for piece in pieces:
+            out.write(piece.encode("utf-8"))
+        out.flush()
+        os.fsync(out.fileno())
+        out.close()
+        os.chmod(temporary, 0o644)  # made private; an export is an ordinary file
+        replace_file(temporary, target)
