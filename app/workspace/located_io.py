@@ -190,10 +190,17 @@ def _made_folders(location: Location, create: bool) -> int:
             folder = os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC, dir_fd=folder)
         except OSError as error:
             raise (
-                _changed(location) if error.errno == errno.ELOOP else _write_error(location, error)
+                _changed(location) if _is_link(name, folder) else _write_error(location, error)
             ) from None
         location._handles.append(folder)
     return folder
+
+
+def _is_link(name: str, folder: int) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 def _mode_of(location: Location, folder: int) -> int:

@@ -1,6 +1,6 @@
 """The folders an agent may write in without asking: its `cwd` and the `folders:` the
-configuration lists for it. Paths are compared after resolving symbolic links and `..`, so
-neither can lead a write out of them."""
+configuration lists for it. Paths are compared resolved (symbolic links and `..`), so neither can
+lead a write out of them; a write compares the real path its walk opened (`hold`)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,10 @@ class Roots:
         self.folders = tuple(dict.fromkeys(resolved(f) for f in folders))
 
     def contain(self, path: Path) -> bool:
-        """Whether `path`, resolved, is inside one of the folders."""
-        real = resolved(path)
+        """Whether `path`, resolved now, is inside one of the folders."""
+        return self.hold(resolved(path))
+
+    def hold(self, real: Path) -> bool:
+        """Whether `real`, a path already resolved (located.py), is inside one of the folders.
+        It is not resolved again: what a link on it leads to now may not be what was opened."""
         return any(real == folder or real.is_relative_to(folder) for folder in self.folders)

@@ -107,7 +107,7 @@ class SessionWorkspace:
         """Writes at `where`, checked once: the folder handle it holds is where the write
         lands, whatever the path leads to by the time the person answers."""
         self.app_files.check_write(where.real)
-        inside = self.roots.contain(where.real)
+        inside = self.roots.hold(where.real)
         if not inside and not await self._host.allow_outside_write(
             OutsideWrite(where.asked, where.real, where.through_link, bool(self.roots.folders))
         ):

@@ -174,7 +174,9 @@ def do_ask(sid: str, action: dict[str, Any]) -> dict[str, Any]:
     return {"ask": action["ask"], "outcome": answer.get("outcome", {})}
 
 
-ACTIONS = {"ask": do_ask, "read": do_read, "write": do_write, "run": do_run, "terminal": do_terminal}
+ACTIONS = {
+    "ask": do_ask, "read": do_read, "write": do_write, "run": do_run, "terminal": do_terminal,
+}  # fmt: skip
 
 
 def actions_in(text: str) -> list[dict[str, Any]] | None:
