@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -44,11 +44,11 @@ class RejectingHost:
 
 
 @pytest.fixture
-def folders(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
+def folders(tmp_path: Path) -> tuple[Path, Path]:
     work, outside = tmp_path / "work", tmp_path / "outside"
     (work / "flip").mkdir(parents=True)
     outside.mkdir()
-    yield work, outside
+    return work, outside
 
 
 def a_workspace(tmp_path: Path, work: Path, host: RejectingHost) -> SessionWorkspace:
@@ -112,7 +112,7 @@ def test_a_folder_flipped_to_a_link_during_writes_never_lets_one_land_outside(
     strays = [w for w in host.asked if not (w.real.parent == outside and w.through_link)]
     assert strays == []
     assert len(errors) >= len(host.asked)  # each of them refused (and maybe a vanished part)
-    written = [p for p in work.rglob("*.txt")]
+    written = list(work.rglob("*.txt"))
     assert len(written) + len(errors) == 200  # each write landed in the agent's folder, or failed
 
 
@@ -166,9 +166,9 @@ def test_a_part_vanishing_while_the_path_is_walked_is_an_error_for_the_agent(
         return real_readlink(path, dir_fd=dir_fd)
 
     monkeypatch.setattr(os, "readlink", vanishing)
-    with pytest.raises(WorkspaceError, match="changed while it was being opened") as caught:
-        with located(work / "flip" / "link" / "x.txt"):
-            pass
+    vanished = pytest.raises(WorkspaceError, match="changed while it was being opened")
+    with vanished as caught, located(work / "flip" / "link" / "x.txt"):
+        pass
     assert caught.value.kind == "failed"
 
 
@@ -181,6 +181,5 @@ def test_links_are_followed_to_their_real_path_and_loops_are_refused(
         assert where.real == outside / "x.txt" and where.through_link
     (work / "a").symlink_to(work / "b")
     (work / "b").symlink_to(work / "a")
-    with pytest.raises(WorkspaceError, match="too many links"):
-        with located(work / "a" / "x.txt"):
-            pass
+    with pytest.raises(WorkspaceError, match="too many links"), located(work / "a" / "x.txt"):
+        pass
