@@ -366,3 +366,37 @@ def test_fifty_commands_make_terminals_only_for_the_cards_on_screen(
     )
     assert 0 < page.locator(".xterm").count() < 25
     assert cards.evaluate_all("els => els.every(e => e.dataset.exitCode === '0')")
+
+
+@pytest.mark.posix_only("making a symlink needs a privilege on Windows")
+def test_a_write_through_a_link_is_asked_as_its_real_target_and_recorded_so(
+    window: Page, work: Path, tmp_path: Path, shots: Path
+) -> None:
+    page = window
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "target.txt").write_text(ORIGINAL, encoding="utf-8")
+    (work / "door.txt").symlink_to(outside / "target.txt")
+    page.locator("[data-testid=agent-item]", has_text="Worker").click()
+    page.wait_for_selector(CONVERSATION)
+    send(page, json.dumps([{"write": str(work / "door.txt"), "text": EDITED}]))
+    prompt = page.locator("[data-testid=permission][data-state=pending]")
+    prompt.wait_for(timeout=WAIT)
+    title = text_of(prompt.locator(".title"))
+    assert title == (
+        f"Write outside the workspace: {outside / 'target.txt'} "
+        f"(reached through the link {work / 'door.txt'})"
+    )
+    own = text_of(prompt.locator("[data-testid=asked-by-sidekicks]"))
+    assert "no “always allow” rule answers" in own
+    assert prompt.locator("[data-kind=allow_always]").count() == 0
+    shoot(page, shots, "outside-write-through-link")
+    prompt.locator("[data-option=allow]").click()
+    page.wait_for_selector(f"{MESSAGE}[data-role=agent][data-done=true]", timeout=WAIT)
+    assert (outside / "target.txt").read_text(encoding="utf-8") == EDITED
+    page.locator(f"{MESSAGE}[data-role=agent]").last.locator("[data-testid=answer-changes]").click()
+    change = page.locator("[data-testid=changes-panel][open] [data-testid=change]")
+    change.wait_for()
+    assert change.get_attribute("data-path") == str(outside / "target.txt")
+    link = text_of(change.locator("[data-testid=change-through-link]"))
+    assert link == f"Reached through the link {work / 'door.txt'}"

@@ -134,7 +134,7 @@ export interface Diff {
   newFile: boolean;
 }
 
-/** One `fs/write_text_file` an agent made, reviewable and revertible. `diff` is the unified diff from the text before to the text written (cut, with a note, past its size limit); `newFile` when the file did not exist before. `reverted` once the person reverted it. `conflictWith` names who changed the file on disk since this agent last read or wrote it ("" when nobody did): another agent's name, or "you" for an outside change. */
+/** One `fs/write_text_file` an agent made, reviewable and revertible. `diff` is the unified diff from the text before to the text written (cut, with a note, past its size limit); `newFile` when the file did not exist before. `reverted` once the person reverted it. `conflictWith` names who changed the file on disk since this agent last read or wrote it ("" when nobody did): another agent's name, or "you" for an outside change. `path` is the file really written, every link resolved; `throughLink` is the path the agent gave when a symbolic link led from it to `path` ("" otherwise). */
 export interface FileChange {
   id: string;
   channel: string;
@@ -148,6 +148,7 @@ export interface FileChange {
   additions: number;
   deletions: number;
   conflictWith: string;
+  throughLink: string;
 }
 
 export interface Location {
@@ -243,6 +244,7 @@ export interface PermissionRequested {
   toolCall: ToolCall;
   options: PermissionOption[];
   rejections: number;
+  askedBySidekicks: boolean;
 }
 
 export interface PermissionResolved {

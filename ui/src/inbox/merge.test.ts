@@ -22,6 +22,7 @@ function request(id: string): PermissionRequested {
     },
     options: [],
     rejections: 0,
+    askedBySidekicks: false,
   };
 }
 

@@ -21,6 +21,7 @@ function change(id: string, messageId: string, path: string, extra: Partial<File
     additions: 1,
     deletions: 0,
     conflictWith: "",
+    throughLink: "",
     ...extra,
   };
 }
