@@ -41,6 +41,25 @@ atomic.replace_file = stopped
 atomic.write_atomic(Path(target), "new text\\n" * 10_000)
 """
 
+# An agent's fs/write_text_file as SessionWorkspace makes it (located, written from the folder's
+# handle), stopped after the text is written and synced, before the rename.
+AGENT_WRITE = """
+import os, sys
+from pathlib import Path
+from app.workspace import located_io
+from app.workspace.located import located
+
+ready, target = sys.argv[1:]
+
+def stopped(*args, **kwargs):
+    Path(ready).touch()
+    sys.stdin.read()
+
+os.rename = stopped
+with located(Path(target)) as where:
+    located_io.write(where, b"new text\\n" * 10_000, create_folders=False)
+"""
+
 # A 20 MB export, stopped after its first 10 MB reached the temporary file.
 EXPORT = """
 import sys
@@ -124,6 +143,17 @@ def test_a_killed_atomic_write_leaves_a_temporary_file_the_sweep_removes(folder:
     assert sorted(os.listdir(folder)) == [".notes.txt.abcd1234.tmp", "notes.txt"]
     assert (folder / "notes.txt").read_text(encoding="utf-8") == "old text"
     assert list(run_dir().glob("temp-*.log")) == [], "the dead app's log is deleted"
+
+
+@pytest.mark.posix_only("agents' writes rename from a folder handle on POSIX only")
+def test_a_killed_agent_write_leaves_a_temporary_file_the_sweep_removes(folder: Path) -> None:
+    with written(folder, AGENT_WRITE) as write:
+        temporary = write.temporary()
+        write.kill()
+        assert temporary.stat().st_size == len(b"new text\n" * 10_000)
+        assert temp_files.sweep(run_dir()) == [temporary]
+    assert sorted(os.listdir(folder)) == [".notes.txt.abcd1234.tmp", "notes.txt"]
+    assert (folder / "notes.txt").read_text(encoding="utf-8") == "old text"
 
 
 def test_a_live_apps_temporary_file_is_left_alone(folder: Path) -> None:

@@ -170,3 +170,36 @@ def test_a_file_too_large_to_read_whole_is_refused_with_its_size(
     monkeypatch.setattr(files, "MAX_READ_BYTES", 2_000_000)
     with pytest.raises(WorkspaceError, match=r"too large to read \(3 MB; at most 2 MB\)"):
         files.read_bytes(big)
+
+
+def test_where_no_folder_handles_are_walked_as_on_windows_paths_are_resolved_and_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.workspace import located as located_module
+
+    monkeypatch.setattr(located_module, "WALKS_HANDLES", False)
+    target = tmp_path / "new" / "notes.txt"
+    with located(target) as where:
+        assert (where.folder, where.real, where.through_link) == (-1, target, False)
+        with pytest.raises(WorkspaceError, match="folder does not exist"):
+            located_io.write(where, b"x", create_folders=False)
+        located_io.write(where, b"first", create_folders=True)
+        assert located_io.read(where) == b"first"
+        located_io.write(where, b"second", create_folders=False)
+        assert located_io.current(where) == b"second"
+        located_io.delete(where)
+        assert located_io.current(where) is None
+    assert sorted(p.name for p in target.parent.iterdir()) == []
+
+
+@pytest.mark.posix_only("making a symlink needs a privilege on Windows")
+def test_where_no_folder_handles_are_walked_a_link_is_resolved_to_its_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.workspace import located as located_module
+
+    monkeypatch.setattr(located_module, "WALKS_HANDLES", False)
+    (tmp_path / "real").mkdir()
+    (tmp_path / "door").symlink_to(tmp_path / "real")
+    with located(tmp_path / "door" / "x.txt") as where:
+        assert (where.real, where.through_link) == (tmp_path / "real" / "x.txt", True)
