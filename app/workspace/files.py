@@ -7,10 +7,8 @@ Every failure is a `WorkspaceError` whose sentence names the path: it is what th
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,56 +40,6 @@ def absolute(path: str) -> Path:
             "invalid", _("{path} is not an absolute path: give the full path").format(path=path)
         )
     return Path(os.path.normpath(path))
-
-
-def read_bytes(path: Path) -> bytes:
-    """The file's bytes; not found, a folder, not a regular file (a pipe or a device would
-    block or never end), too large, or unreadable, said with the path."""
-    try:
-        # Non-blocking open: opening a named pipe must not wait for a writer.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-        with open(fd, "rb", closefd=True) as f:
-            info = os.fstat(f.fileno())
-            if stat.S_ISDIR(info.st_mode):
-                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-            if not stat.S_ISREG(info.st_mode):
-                raise WorkspaceError("invalid", _("{path} is not a regular file").format(path=path))
-            if info.st_size > MAX_READ_BYTES:
-                raise WorkspaceError(
-                    "refused",
-                    _("{path} is too large to read ({size} MB; at most {limit} MB)").format(
-                        path=path,
-                        size=info.st_size // 1_000_000,
-                        limit=MAX_READ_BYTES // 1_000_000,
-                    ),
-                )
-            return f.read()
-    except FileNotFoundError:
-        raise WorkspaceError("not_found", _("{path} does not exist").format(path=path)) from None
-    except (IsADirectoryError, PermissionError) as error:
-        # Windows refuses to open a folder with EACCES, never EISDIR.
-        if isinstance(error, IsADirectoryError) or os.path.isdir(path):
-            raise WorkspaceError(
-                "invalid", _("{path} is a folder, not a file").format(path=path)
-            ) from None
-        raise WorkspaceError(
-            "refused", _("{path} cannot be read: permission denied").format(path=path)
-        ) from None
-    except OSError as error:
-        raise WorkspaceError(
-            "failed",
-            _("{path} cannot be read: {reason}").format(path=path, reason=error.strerror),
-        ) from None
-
-
-def current_bytes(path: Path) -> bytes | None:
-    """The file's bytes, or None when it does not exist (before a write)."""
-    try:
-        return read_bytes(path)
-    except WorkspaceError as error:
-        if error.kind == "not_found":
-            return None
-        raise
 
 
 def decode(path: Path, data: bytes) -> str:

@@ -25,7 +25,7 @@ from app.acp.workspace import WorkspaceError
 from app.core import temp_files
 from app.core.atomic import replace_file
 from app.i18n import _
-from app.workspace.files import MAX_READ_BYTES, umask
+from app.workspace import files
 from app.workspace.located import Location
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -76,11 +76,11 @@ def _checked_opened(
         raise WorkspaceError("invalid", _("{path} is a folder, not a file").format(path=path))
     if not stat.S_ISREG(info.st_mode):
         raise WorkspaceError("invalid", _("{path} is not a regular file").format(path=path))
-    if info.st_size > MAX_READ_BYTES:
+    if info.st_size > files.MAX_READ_BYTES:
         raise WorkspaceError(
             "refused",
             _("{path} is too large to read ({size} MB; at most {limit} MB)").format(
-                path=path, size=info.st_size // 1_000_000, limit=MAX_READ_BYTES // 1_000_000
+                path=path, size=info.st_size // 1_000_000, limit=files.MAX_READ_BYTES // 1_000_000
             ),
         )
     return info
@@ -207,7 +207,7 @@ def _mode_of(location: Location, folder: int) -> int:
     try:
         info = os.stat(location.name, dir_fd=folder, follow_symlinks=False)
     except FileNotFoundError:
-        return 0o666 & ~umask()
+        return 0o666 & ~files.umask()
     except OSError as error:
         raise _write_error(location, error) from None
     if stat.S_ISDIR(info.st_mode):

@@ -15,6 +15,17 @@ from app.workspace.located import located
 from app.workspace.roots import Roots
 
 
+def read_bytes(path: Path) -> bytes:
+    """An agent's read as SessionWorkspace makes it."""
+    with located(path) as where:
+        return located_io.read(where)
+
+
+def current_bytes(path: Path) -> bytes | None:
+    with located(path) as where:
+        return located_io.current(where)
+
+
 def write_atomic(path: Path, data: bytes, create_folders: bool = False) -> None:
     """An agent's write as SessionWorkspace makes it: located, then written there."""
     with located(path) as where:
@@ -52,11 +63,11 @@ def test_a_binary_file_and_another_encoding_are_refused_by_name(tmp_path: Path) 
 
 def test_missing_files_and_folders_are_told_apart(tmp_path: Path) -> None:
     with pytest.raises(WorkspaceError) as missing:
-        files.read_bytes(tmp_path / "nope")
+        read_bytes(tmp_path / "nope")
     assert missing.value.kind == "not_found"
-    assert files.current_bytes(tmp_path / "nope") is None
+    assert current_bytes(tmp_path / "nope") is None
     with pytest.raises(WorkspaceError, match="is a folder") as folder:
-        files.read_bytes(tmp_path)
+        read_bytes(tmp_path)
     assert folder.value.kind == "invalid"
 
 
@@ -92,9 +103,12 @@ def test_a_folder_is_told_apart_where_opening_it_is_refused_as_on_windows(
             raise PermissionError(13, "Permission denied", str(path))
         return real_open(path, *args, **kwargs)
 
+    from app.workspace import located as located_module
+
+    monkeypatch.setattr(located_module, "WALKS_HANDLES", False)  # as on Windows: by path
     monkeypatch.setattr(os, "open", windows_open)
     with pytest.raises(WorkspaceError, match="is a folder") as folder:
-        files.read_bytes(tmp_path)
+        read_bytes(tmp_path)
     assert folder.value.kind == "invalid"
 
 
@@ -158,7 +172,7 @@ def test_a_named_pipe_is_refused_at_once_instead_of_blocking(tmp_path: Path) -> 
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)
     with pytest.raises(WorkspaceError, match="not a regular file") as caught:
-        files.read_bytes(pipe)
+        read_bytes(pipe)
     assert caught.value.kind == "invalid"
 
 
@@ -169,7 +183,7 @@ def test_a_file_too_large_to_read_whole_is_refused_with_its_size(
     big.write_bytes(b"x" * 3_000_000)
     monkeypatch.setattr(files, "MAX_READ_BYTES", 2_000_000)
     with pytest.raises(WorkspaceError, match=r"too large to read \(3 MB; at most 2 MB\)"):
-        files.read_bytes(big)
+        read_bytes(big)
 
 
 def test_where_no_folder_handles_are_walked_as_on_windows_paths_are_resolved_and_written(
