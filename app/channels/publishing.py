@@ -27,7 +27,7 @@ from app.events.payloads import (
     TurnChanged,
     UsageChanged,
 )
-from app.models.conversation import Message, Role, SystemCode, Usage
+from app.models.conversation import Channel, Message, Role, SystemCode, Usage
 from app.models.sessions import MemberSession
 
 
@@ -49,17 +49,29 @@ class Publisher:
         self._permissions = permissions
         # Read from any thread: entries are replaced, never changed.
         self._views: dict[str, ChannelView] = {}
+        self._channel_list: tuple[Channel, ...] = ()  # the same: replaced, never changed
 
     def view(self, channel_id: str) -> ChannelView | None:
         """The channel's latest published view; any thread."""
         return self._views.get(channel_id)
 
+    def channel_list(self) -> list[Channel]:
+        """Every channel as last published (copies the core loop never changes); any thread.
+        ChannelService.List reads it without waiting for the loop, which 8 agents streaming at
+        once keep busy for hundreds of milliseconds (bench/list_while_streaming.py)."""
+        return list(self._channel_list)
+
     def forget_views(self) -> None:
         self._views = {}
+        self._channel_list = ()
 
     def channels(self) -> None:
+        """After any change of a channel's record (created, renamed, members, deleted) or of the
+        history: the views and the list, then `channels:changed`."""
         self._views = {id: self._view(state) for id, state in self._registry.states.items()}
-        self._bus.emit(names.CHANNELS_CHANGED, ChannelsChanged(channels=self._registry.channels()))
+        listed = tuple(c.model_copy(deep=True) for c in self._registry.channels())
+        self._channel_list = listed
+        self._bus.emit(names.CHANNELS_CHANGED, ChannelsChanged(channels=list(listed)))
 
     def message(self, message: Message) -> None:
         if state := self._registry.find(message.channel):

@@ -41,8 +41,9 @@ class ChannelService:
 
     @exposed
     def List(self) -> list[Channel]:
-        """All channels and direct conversations, oldest to newest."""
-        return self._core.call(self._registry.channels)
+        """All channels and direct conversations, oldest to newest. Read as last published,
+        without waiting for the core loop (app/channels/publishing.py `channel_list`)."""
+        return self._publisher.channel_list()
 
     @exposed
     def Create(self, name: str, description: str = "", members: list[str] | None = None) -> Channel:

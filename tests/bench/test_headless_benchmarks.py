@@ -38,6 +38,11 @@ PRINTED = {
         r"SearchIndex\.add \(per message stored\) p50 +{n} ms",
         r"worst p99 {n} ms",
     ),
+    "list_while_streaming": (
+        r"idle \(anchor\) +p50 +{n} ms +p99 +{n} ms",
+        r"8 agents streaming +p50 +{n} ms +p99 +{n} ms",
+        r"ratio streaming/idle p99 : {n}x",
+    ),
     "fs_read": (
         r"through the agent connection : median +{n} ms",
         r"plain Python read \(anchor\) +: median +{n} ms",
