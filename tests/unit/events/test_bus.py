@@ -76,6 +76,7 @@ def test_payload_fields_are_the_spec_names_in_camel_case() -> None:
     )
     assert set(request.wire()) == {
         "id", "channel", "agent", "messageId", "toolCall", "options", "rejections",
+        "askedBySidekicks",
     }  # fmt: skip
     message = Message(id="m", channel="c", created_at="t", role="agent", parts=[Part(kind="text")])
     assert {"createdAt", "stopReason", "queued", "done", "code"} <= set(message.wire())
