@@ -89,20 +89,37 @@ class OpenedFile:
 
 
 @contextlib.contextmanager
-def opened_regular(path: PathLike, *, follow_links: bool = True) -> Iterator[OpenedFile]:
-    """The file at `path` open for reading once it is known to be a regular file."""
+def opened_regular(
+    path: PathLike,
+    *,
+    follow_links: bool = True,
+    dir_fd: int | None = None,
+    shown: PathLike | None = None,
+) -> Iterator[OpenedFile]:
+    """The file at `path` open for reading once it is known to be a regular file. With
+    `dir_fd` (POSIX), `path` is a name in that folder (app/workspace/located_io.py) and
+    `shown` the full path the sentences name."""
+    said = path if shown is None else shown
     flags = _FLAGS | (0 if follow_links else _NOFOLLOW)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, flags, dir_fd=dir_fd)
     except OSError as error:
-        raise _refusal(path, error, follow_links=follow_links) from None
+        link = not follow_links and _is_link(path, dir_fd)
+        raise _refusal(said, error, follow_links=follow_links, link=link) from None
     try:
-        info = _regular_info(path, fd, follow_links)  # before open(): it refuses a folder's fd
+        info = _regular_info(said, fd, follow_links)  # before open(): it refuses a folder's fd
     except BaseException:
         os.close(fd)
         raise
     with open(fd, "rb", closefd=True) as file:
-        yield OpenedFile(os.fspath(path), file, info)
+        yield OpenedFile(os.fspath(said), file, info)
+
+
+def _is_link(path: PathLike, dir_fd: int | None) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(path, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 def _regular_info(path: PathLike, fd: int, follow_links: bool) -> os.stat_result:
@@ -150,10 +167,14 @@ def _folder(path: PathLike) -> str:
     return _("{path} is a folder, not a file").format(path=path)
 
 
-def _refusal(path: PathLike, error: OSError, *, follow_links: bool = True) -> FileRefused:
+def _refusal(
+    path: PathLike, error: OSError, *, follow_links: bool = True, link: bool | None = None
+) -> FileRefused:
+    """`link`: whether a link is at `path` (looked at by the caller; None: look here)."""
     if isinstance(error, FileNotFoundError):
         return FileRefused("not_found", path, _("{path} does not exist").format(path=path))
-    if not follow_links and error.errno in _LINK_ERRNOS and os.path.islink(path):
+    at_path = link if link is not None else os.path.islink(path)
+    if not follow_links and error.errno in _LINK_ERRNOS and at_path:
         return link_refused(path)
     # Windows refuses to open a folder with EACCES, never EISDIR.
     if isinstance(error, IsADirectoryError) or (

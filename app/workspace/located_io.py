@@ -21,8 +21,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from app.acp.workspace import WorkspaceError
-from app.core import temp_files
+from app.acp.workspace import ErrorKind, WorkspaceError
+from app.core import regular_files, temp_files
 from app.core.atomic import replace_file
 from app.i18n import _
 from app.workspace import files
@@ -38,52 +38,40 @@ _NAME_KEPT = 200
 
 
 def read(location: Location, check: Callable[[os.stat_result], None] | None = None) -> bytes:
-    """The file's bytes; not found, a folder, not a regular file (a pipe or a device would
-    block or never end), too large, or unreadable, said with the path. `check` sees the opened
-    file's status before anything is read (and may refuse it)."""
-    path = location.real
+    """The file's bytes, as every file someone else may change is read (app/core/regular_files):
+    opened non-blocking without following a link (from the folder's handle on POSIX), then
+    refused unless a regular file of at most MAX_READ_BYTES; not found, a folder, a pipe or a
+    device, too large or unreadable is said with the path. `check` sees the opened file's status
+    before anything is read (and may refuse it)."""
     if location.missing:
-        raise WorkspaceError("not_found", _("{path} does not exist").format(path=path))
-    flags = os.O_RDONLY | _NONBLOCK | _BINARY | _CLOEXEC
+        raise WorkspaceError("not_found", _("{path} does not exist").format(path=location.real))
+    by_handle = location.folder >= 0
     try:
-        if location.folder >= 0:
-            fd = os.open(location.name, flags | _NOFOLLOW, dir_fd=location.folder)
-        else:
-            fd = os.open(path, flags)
-    except OSError as error:
-        raise _read_error(location, error) from None
-    try:
-        _checked_opened(fd, location, check)
-        with open(fd, "rb", closefd=False) as f:
-            return f.read()
-    except OSError as error:
-        raise _read_error(location, error) from None
-    finally:
-        os.close(fd)
+        with regular_files.opened_regular(
+            location.name if by_handle else location.real,
+            follow_links=not by_handle,  # by path (Windows): the final path is compared below
+            dir_fd=location.folder if by_handle else None,
+            shown=location.real,
+        ) as opened:
+            if not by_handle:
+                _check_final_path(opened.file.fileno(), location)
+            if check is not None:
+                check(opened.info)
+            return opened.read_at_most(files.MAX_READ_BYTES)
+    except regular_files.FileRefused as refused:
+        raise WorkspaceError(_READ_KINDS[refused.problem], str(refused)) from None
 
 
-def _checked_opened(
-    fd: int, location: Location, check: Callable[[os.stat_result], None] | None
-) -> os.stat_result:
-    """What was opened, checked: where it was meant to be, a regular file, not too large."""
-    path = location.real
-    if location.folder < 0:
-        _check_final_path(fd, location)
-    info = os.fstat(fd)
-    if check is not None:
-        check(info)
-    if stat.S_ISDIR(info.st_mode):
-        raise WorkspaceError("invalid", _("{path} is a folder, not a file").format(path=path))
-    if not stat.S_ISREG(info.st_mode):
-        raise WorkspaceError("invalid", _("{path} is not a regular file").format(path=path))
-    if info.st_size > files.MAX_READ_BYTES:
-        raise WorkspaceError(
-            "refused",
-            _("{path} is too large to read ({size} MB; at most {limit} MB)").format(
-                path=path, size=info.st_size // 1_000_000, limit=files.MAX_READ_BYTES // 1_000_000
-            ),
-        )
-    return info
+# How a refused read reaches the agent (app/acp/workspace.py's kinds).
+_READ_KINDS: dict[regular_files.Problem, ErrorKind] = {
+    "not_found": "not_found",
+    "folder": "invalid",
+    "not_regular": "invalid",
+    "link": "failed",  # it became a link since it was located: the agent may try again
+    "too_large": "refused",
+    "denied": "refused",
+    "failed": "failed",
+}
 
 
 def current(location: Location) -> bytes | None:
@@ -271,30 +259,6 @@ def _changed(location: Location) -> WorkspaceError:
             "{path} changed while it was being written (a link appeared on the way): nothing was "
             "written"
         ).format(path=location.real),
-    )
-
-
-def _read_error(location: Location, error: OSError) -> WorkspaceError:
-    path = location.real
-    if isinstance(error, FileNotFoundError):
-        return WorkspaceError("not_found", _("{path} does not exist").format(path=path))
-    if error.errno == errno.ELOOP:
-        return WorkspaceError(
-            "failed",
-            _("{path} changed while it was being read (it became a link): try again").format(
-                path=path
-            ),
-        )
-    if isinstance(error, IsADirectoryError) or (
-        isinstance(error, PermissionError) and os.path.isdir(path)  # Windows: EACCES
-    ):
-        return WorkspaceError("invalid", _("{path} is a folder, not a file").format(path=path))
-    if isinstance(error, PermissionError):
-        return WorkspaceError(
-            "refused", _("{path} cannot be read: permission denied").format(path=path)
-        )
-    return WorkspaceError(
-        "failed", _("{path} cannot be read: {reason}").format(path=path, reason=error.strerror)
     )
 
 
