@@ -1,18 +1,21 @@
 """Spawning and stopping agent processes (not the SDK's spawn_agent_process: see DESIGN §4 ACP).
 
 - The full user environment plus the agent's `env` (the SDK's spawn trims it: keys, LANG lost).
-- Its own process tree (process_tree.py): a process group on POSIX, a process group and a
-  Job Object of its own on Windows, so that stopping it also stops whatever it launched.
+- Its own process tree (process_tree.py): a process group whose processes all carry the tree's
+  mark on POSIX (on Linux a child that left the group with `setsid` is still the agent's), a
+  process group and a Job Object of its own on Windows, so that stopping it also stops whatever
+  it launched, and whatever those launched.
 - stdout and stderr read in chunks, never `readline` (app/acp/lines.py splits stdout's lines
   and drops one past 64 MiB as it streams; StderrTail drains stderr continuously).
 - Exit is detected by polling, not `process.wait()`, which on 3.11+ also waits for the pipes to
   close — a grandchild holding stdout open would hang it.
-- Stop: close stdin → 5 s → the tree's soft signal (SIGTERM to the group; CTRL_BREAK_EVENT to
-  the group on Windows) → 3 s → the tree killed (SIGKILL to the group; TerminateJobObject); and
-  the tree is also ended when the agent itself exits first, so no grandchild outlives its agent.
+- Stop: close stdin → 5 s → the tree's soft signal (SIGTERM to the tree; CTRL_BREAK_EVENT to
+  the group on Windows) → 3 s → the tree killed (SIGKILL to the tree; TerminateJobObject); and
+  the tree is also ended when the agent itself exits first (process_tree.end: soft, 3 s, kill
+  until none is left), so no grandchild outlives its agent.
 - Nor the app, when it is killed: the agent gets SIGKILL from the OS when the app dies
-  (lifeline.py; on Windows the job's handle closes and the job ends), and its group is recorded
-  until it stops, for the next start to end what is left (run_records.py, Linux).
+  (lifeline.py; on Windows the job's handle closes and the job ends), and it is recorded until
+  it stops, for the next start to end what carries the run's mark (run_records.py, Linux).
 """
 
 from __future__ import annotations
@@ -29,8 +32,8 @@ from pathlib import Path
 from app.acp.stderr import StderrTail
 from app.core import lifeline, process_tree
 from app.core.folders import folder_missing_text
-from app.core.process_tree import ProcessTree
-from app.core.run_records import RUN_MARK, records, run_mark
+from app.core.process_tree import ProcessTree, TreeMark
+from app.core.run_records import records
 from app.i18n import N_
 from app.i18n.text import Text, lazy
 from app.paths import child_environment
@@ -87,7 +90,8 @@ class AgentProcess:
     ) -> AgentProcess:
         if not cwd.is_dir():
             raise SpawnError(folder_missing_text(str(cwd)))
-        full_env = {**child_environment(), **env, RUN_MARK: run_mark()}
+        mark = TreeMark()
+        full_env = mark.environment({**child_environment(), **env})
         program = f"`{command[0]}`"
         kwargs = process_tree.spawn_options()
         if sys.platform != "win32":
@@ -119,7 +123,7 @@ class AgentProcess:
                     error=err.strerror or err,
                 )
             ) from None
-        tree = process_tree.adopt(proc.pid, lambda: proc.returncode is not None)
+        tree = process_tree.adopt(proc.pid, lambda: proc.returncode is not None, mark)
         records.add(proc.pid, command)
         agent = cls(proc, StderrTail(on_stderr_line, log_ring), tree)
         assert proc.stderr is not None
@@ -171,13 +175,6 @@ class AgentProcess:
             transport.close()
 
     async def _end_leftovers(self, term_grace: float) -> None:
-        """The agent is gone; its children may not be. Same courtesy: soft, wait, kill."""
-        if not self.tree.alive():
-            return
-        self.tree.signal_soft()
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + term_grace
-        while self.tree.alive() and loop.time() < deadline:
-            await asyncio.sleep(POLL_SECONDS)
-        if self.tree.alive():
-            self.tree.kill()
+        """The agent is gone; its children may not be. Same courtesy: soft, wait, kill (until
+        none is left)."""
+        await process_tree.end(self.tree, term_grace)

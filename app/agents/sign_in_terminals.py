@@ -8,8 +8,10 @@ built-in agent has none. Its environment: ours, the agent's YAML `env:`, the met
 itself with code 0, the agent is restarted if it runs (to read the new credentials) and its
 "needs sign-in" flag is cleared (its next session says whether the sign-in worked); then, on
 any exit, `signin:exited`. A terminal closed by TerminalClose or the app's end is killed (its
-process group), without a restart. The programs die with the app like agents do (lifeline, run
-records).
+process group), without a restart. On any end, what is left of its process tree is ended too
+(app/core/process_tree.py: on Linux whatever carries the tree's mark, a child that left the
+group with `setsid` included; on Windows the app's job holds them until the app ends,
+lifeline_windows.py). The programs die with the app like agents do (lifeline, run records).
 """
 
 from __future__ import annotations
@@ -17,15 +19,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.agents.runtime import launch
 from app.agents.sign_in import find_method
-from app.core import lifeline
+from app.core import lifeline, process_tree
 from app.core.errors import UserError
 from app.core.ids import new_id
-from app.core.run_records import RUN_MARK, records, run_mark
+from app.core.process_tree import ProcessTree, TreeMark
+from app.core.run_records import records
 from app.events import names
 from app.events.bus import EventBus
 from app.events.payloads import SignInTerminalExited, SignInTerminalOutput
@@ -40,12 +44,14 @@ log = logging.getLogger(__name__)
 MAX_OPEN = 8
 MAX_COLS, MAX_ROWS = 1000, 500
 MAX_INPUT = 64 * 1024
+LEFTOVER_GRACE = 2.0  # what the program left gets SIGTERM, this long, then SIGKILL
 
 
 @dataclass
 class _Open:
     agent: str
     terminal: Terminal | None = None
+    tree: ProcessTree | None = None  # POSIX: the program's group and what carries its mark
     closing: bool = False
 
 
@@ -72,7 +78,8 @@ class SignInTerminals:
         if len(self._open) >= MAX_OPEN:
             raise UserError(_("too many sign-in terminals are open; close one first"))
         _command, env, cwd = launch(runtime.definition, self._supervisor.config_dir)
-        env = {**env, **dict(method.env), RUN_MARK: run_mark()}
+        mark = TreeMark()
+        env = mark.environment({**env, **dict(method.env)})
         terminal_id = new_id()
         entry = self._open[terminal_id] = _Open(name)
 
@@ -99,6 +106,8 @@ class SignInTerminals:
             ) from None
         entry.terminal = terminal
         lifeline.adopt(terminal.pid)
+        if sys.platform != "win32":
+            entry.tree = process_tree.posix_tree(terminal.pid, mark)
         records.add(terminal.pid, command)
         return SignInTerminalInfo(terminal=terminal_id, agent=name, command=command)
 
@@ -106,6 +115,8 @@ class SignInTerminals:
         entry = self._open.pop(terminal_id, None)
         if entry is None:
             return
+        if entry.tree is not None:
+            await process_tree.end(entry.tree, LEFTOVER_GRACE)
         if entry.terminal is not None:
             records.remove(entry.terminal.pid)
         if code == 0 and not entry.closing:

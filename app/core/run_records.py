@@ -1,18 +1,22 @@
 """What this app runs, on disk, so that the next start can stop what a killed app left behind.
 
-PDEATHSIG (lifeline.py) ends an agent when the app dies, not the agent's children. So each agent
-is recorded at spawn — its process group, pid, start time and command — in
-`<config dir>/sidekicks/run/agents-<app pid>.json` (written atomically; removed with the last
-agent that stops). At start, `sweep_previous_runs` reads the files of apps that are gone (pid
-dead, or reused by a process with another start time) and stops their groups: SIGTERM, a short
-grace, SIGKILL; then deletes the file.
+PDEATHSIG (lifeline.py) ends an agent when the app dies, not the agent's children. So each
+program the app starts (an agent, an agent's command, a sign-in terminal) is recorded at spawn —
+its process group, pid, start time and command — in `<config dir>/sidekicks/run/agents-<app
+pid>.json` (written atomically; removed with the last one that stops). At start,
+`sweep_previous_runs` reads the files of apps that are gone (pid dead, or reused by a process
+with another start time) and stops what they left: SIGTERM, a short grace, SIGKILL, scanning
+again until nothing is left; then deletes the file.
 
-A process is only signalled when it is provably ours: a member of a recorded group, started no
-earlier than the agent, whose environment carries that run's mark (RUN_MARK=<app pid>:<app start
-time>, given to every agent and inherited by its children). A recycled pid or group id is
-never killed. Linux only (/proc). Elsewhere nothing is written and nothing swept: on Windows each
-agent's kill-on-close job ends its whole tree with the app (process_tree_windows.py); macOS has
-no equivalent (lifeline.py).
+What a run left is whatever carries its mark (RUN_MARK=<app pid>:<app start time>, in every
+program's environment and inherited by everything they start, process_tree.TreeMark) and started
+no earlier than the app — wherever it went: a child that called `setsid` is in no recorded group
+but still carries the mark — plus their live descendants, plus the members of a recorded group
+one of whose members carries the mark (a member that cleared its environment). A process without
+the mark, or older than the run, is never signalled; signals go by pidfd after the start time is
+checked (process_table.py), so a recycled pid or group id is never killed. Linux only (/proc).
+Elsewhere nothing is written and nothing swept: on Windows each tree's kill-on-close job ends it
+with the app (process_tree_windows.py); macOS has no equivalent (lifeline.py).
 """
 
 from __future__ import annotations
@@ -25,9 +29,12 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from app.core import process_table
+from app.core.process_table import Proc, start_time
 from app.paths import run_dir
 
 log = logging.getLogger(__name__)
@@ -35,23 +42,8 @@ log = logging.getLogger(__name__)
 RUN_MARK = "SIDEKICKS_RUN"
 TERM_GRACE = 2.0
 POLL_SECONDS = 0.05
-SUPPORTED = sys.platform.startswith("linux")
-
-
-def start_time(pid: int) -> int | None:
-    """The process's start time (clock ticks after boot, /proc/<pid>/stat field 22); None if
-    it is gone or a zombie."""
-    fields = _stat(pid)
-    return int(fields[19]) if fields and fields[0] != "Z" else None
-
-
-def _stat(pid: int) -> list[str] | None:
-    """The fields of /proc/<pid>/stat after the command name (state first)."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text.rsplit(")", 1)[1].split()
+KILL_ROUNDS = 8  # SIGKILL, then a scan for what forked meanwhile, at most this many times
+SUPPORTED = process_table.SUPPORTED
 
 
 def run_mark() -> str:
@@ -118,21 +110,17 @@ def sweep_in_background() -> threading.Thread | None:
 
 
 def sweep_previous_runs(folder: Path, grace: float = TERM_GRACE) -> list[int]:
-    """Stops the recorded groups of apps that are gone; the process groups it signalled."""
+    """Stops what the apps that are gone left running; the pids it signalled."""
     stale = [(path, data) for path, data in _read_runs(folder) if not _app_alive(data)]
     if not stale:
         return []
-    members = _processes()
-    groups: set[int] = set()
-    for _path, data in stale:
-        groups |= _our_groups(data, members)
-    _stop_groups(groups, grace)
+    signalled = _stop(lambda: _leftovers([data for _path, data in stale]), grace)
     for path, _data in stale:
         with contextlib.suppress(OSError):
             path.unlink()
-    if groups:
-        log.info("stopped %d agent process group(s) left by a previous run", len(groups))
-    return sorted(groups)
+    if signalled:
+        log.info("stopped %d process(es) left by a previous run", len(signalled))
+    return signalled
 
 
 def _read_runs(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
@@ -156,50 +144,41 @@ def _app_alive(data: dict[str, Any]) -> bool:
     return isinstance(pid, int) and started is not None and start_time(pid) == started
 
 
-def _processes() -> dict[int, tuple[int, int]]:
-    """Every live process: pid → (process group, start time)."""
-    found = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            fields = _stat(int(entry.name))
-            if fields and fields[0] != "Z":
-                found[int(entry.name)] = (int(fields[2]), int(fields[19]))
-    return found
-
-
-def _our_groups(data: dict[str, Any], members: dict[int, tuple[int, int]]) -> set[int]:
-    mark = f"{RUN_MARK}={data['app']['pid']}:{data['app']['start']}".encode()
-    groups = set()
-    for agent in data.get("agents", []):
-        pgid, started = agent.get("pgid"), agent.get("start")
-        if not isinstance(pgid, int) or not isinstance(started, int):
+def _leftovers(runs: list[dict[str, Any]]) -> list[Proc]:
+    """What the runs left, from one scan (process_table.tree): every process carrying a run's
+    mark that started no earlier than that run's app (wherever it went: `setsid` included),
+    the members of its recorded groups that still hold a marked member (one may have cleared
+    its environment), and their descendants."""
+    table = process_table.processes()
+    found: dict[int, Proc] = {}
+    for data in runs:
+        app = data["app"]
+        if not isinstance(app.get("pid"), int) or not isinstance(app.get("start"), int):
             continue
-        for pid, (group, pid_start) in members.items():
-            if group == pgid and pid_start >= started and _has_mark(pid, mark):
-                groups.add(pgid)
-                break
-    return groups
+        mark = f"{RUN_MARK}={app['pid']}:{app['start']}".encode()
+        leaders = [
+            (agent["pgid"], agent["start"])
+            for agent in data.get("agents", [])
+            if isinstance(agent.get("pgid"), int) and isinstance(agent.get("start"), int)
+        ]
+        found.update((p.pid, p) for p in process_table.tree(table, mark, app["start"], leaders))
+    return list(found.values())
 
 
-def _has_mark(pid: int, mark: bytes) -> bool:
-    try:
-        return mark in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-    except OSError:
-        return False
-
-
-def _stop_groups(groups: set[int], grace: float) -> None:
-    if sys.platform == "win32":  # never called there (SUPPORTED): Windows has no groups to kill
-        return
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        for pgid in groups:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(pgid, sig)
-        deadline = time.monotonic() + grace
-        while groups and time.monotonic() < deadline:
-            alive = {group for group, _start in _processes().values()}
-            groups = groups & alive
-            if groups:
-                time.sleep(POLL_SECONDS)  # polling the groups' end, bounded by the grace
-        if not groups:
-            return
+def _stop(scan: Callable[[], list[Proc]], grace: float) -> list[int]:
+    """SIGTERM to what `scan` finds, up to `grace` for it to end, then SIGKILL, scanning again
+    until nothing is found (a process may fork while it is being stopped)."""
+    if sys.platform == "win32":  # never called there (SUPPORTED): Windows trees are jobs
+        return []
+    signalled: set[int] = set()
+    for sig, wait in ((signal.SIGTERM, grace), *[(signal.SIGKILL, grace)] * KILL_ROUNDS):
+        targets = scan()
+        if not targets:
+            break
+        for proc in targets:
+            process_table.signal_exact(proc, sig)
+        signalled.update(proc.pid for proc in targets)
+        deadline = time.monotonic() + wait
+        while any(map(process_table.still, targets)) and time.monotonic() < deadline:
+            time.sleep(POLL_SECONDS)  # polling their end, bounded by the grace
+    return sorted(signalled)

@@ -2,9 +2,11 @@
 
 `create` starts a command (commands.py) with the agent's environment plus the request's `env`,
 in the request's `cwd` (absolute) or the agent's; `output`, `wait`, `kill` and `release` act on
-it by id. `release` kills a command still running and forgets its id: later calls on it are
-`not_found`, as for an id never given. `close` kills them all (Stop, the channel deleted, the
-app closing, the agent's process ended).
+it by id. `release` kills a command still running, and whatever it left running in its process
+tree (children that left its group with `setsid` included: app/core/process_tree.py), and
+forgets its id: later calls on it are `not_found`, as for an id never given. `close` kills them
+all (Stop, the channel deleted, the app closing, the agent's process ended); a command forgotten
+past the cap is killed the same way.
 
 What the page sees goes through a `TerminalFeed` (the channels' terminal hub): a command's start,
 its live output (live_output.py: coalesced and bounded) and its end with the final view.
@@ -76,7 +78,7 @@ class Terminals:
     async def create(self, request: TerminalRequest) -> str:
         if self._closed:
             raise WorkspaceError("refused", _("this session's commands were stopped"))
-        if len(self._terminals) >= MAX_TERMINALS and not self._forget_oldest_ended():
+        if len(self._terminals) >= MAX_TERMINALS and not await self._forget_oldest_ended():
             raise WorkspaceError(
                 "refused",
                 _("at most {count} commands can run at once: kill or release one first").format(
@@ -117,14 +119,16 @@ class Terminals:
         self.feed.started(terminal_id, self._view(terminal_id, running))
         return terminal_id
 
-    def _forget_oldest_ended(self) -> bool:
+    async def _forget_oldest_ended(self) -> bool:
         """Makes room for a command: an agent that never releases its terminals keeps running
-        commands; the oldest that ended is forgotten (as if released). False if none ended."""
-        for terminal_id, running in self._terminals.items():  # oldest first
-            if running.command.exit is not None:
-                del self._terminals[terminal_id]
-                return True
-        return False
+        commands; the oldest that ended is forgotten as if released — what it left running in
+        its tree is killed. False if none ended."""
+        ended = (t for t, running in self._terminals.items() if running.command.exit is not None)
+        terminal_id = next(ended, None)  # oldest first
+        if terminal_id is None:
+            return False
+        await self._terminals.pop(terminal_id).command.kill()
+        return True
 
     def _folder(self, cwd: str | None) -> Path:
         if cwd is None:

@@ -10,7 +10,9 @@ the credentials file ($FAKE_CREDENTIALS) exists; then a prompt is answered `echo
 
 As a login program it refuses to run without a terminal (stdin must be a tty, as claude's login
 UI requires), prints `Paste your code: `, reads one line, writes it to $FAKE_CREDENTIALS and
-exits 0 (1 for an empty line). It prints its window size first (`size <cols>x<rows>`).
+exits 0 (1 for an empty line). It prints its window size first (`size <cols>x<rows>`). When
+$FAKE_LOGIN_HELPERS names a file, it first starts two helpers that leave its group and session
+(`setsid sleep 600`, and a Python child calling os.setsid()) and writes their pids there.
 Every stdin line the agent receives is appended to $FAKE_LOG when it is set.
 """
 
@@ -18,17 +20,30 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 CREDENTIALS = Path(os.environ.get("FAKE_CREDENTIALS", "credentials-not-set"))
+HELPER = "import os, time; os.setsid(); print('left', flush=True); time.sleep(600)"
+
+
+def start_helpers(pidfile: str) -> None:
+    sleeper = subprocess.Popen(["setsid", "sleep", "600"], stdin=subprocess.DEVNULL)
+    child = subprocess.Popen([sys.executable, "-c", HELPER], stdout=subprocess.PIPE)
+    assert child.stdout is not None
+    child.stdout.readline()  # it left its session
+    Path(pidfile + ".tmp").write_text(f"{sleeper.pid} {child.pid}", encoding="utf-8")
+    os.replace(pidfile + ".tmp", pidfile)  # the reader sees both pids or no file
 
 
 def login() -> int:
     if not os.isatty(0):
         sys.stderr.write("error: the login needs a terminal\n")
         return 2
+    if os.environ.get("FAKE_LOGIN_HELPERS"):
+        start_helpers(os.environ["FAKE_LOGIN_HELPERS"])
     size = shutil.get_terminal_size((0, 0))
     sys.stdout.write(f"size {size.columns}x{size.lines}\r\nPaste your code: ")
     sys.stdout.flush()

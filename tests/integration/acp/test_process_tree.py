@@ -1,7 +1,8 @@
 """Real agent processes stopped with their whole tree, on every system (a process group on
-POSIX, a Job Object on Windows): nothing the agent started outlives the stop. The Windows-only
-tests run on the Windows CI runner: the job counts the tree, and a killed app takes its agents
-with it (the job's handle closes)."""
+POSIX, a Job Object on Windows): nothing the agent started outlives the stop — on Linux not even
+children that left its group and session with `setsid` (they carry the tree's mark). The
+Windows-only tests run on the Windows CI runner: the job counts the tree, and a killed app takes
+its agents with it (the job's handle closes)."""
 
 from __future__ import annotations
 
@@ -15,16 +16,21 @@ import pytest
 from app.acp.process import AgentProcess
 from tests.integration.app_process import ROOT
 from tests.running import running
+from tests.setsid_children import escaped
 from tests.waiting import wait_for
 
 TREE_AGENT = str(Path(__file__).resolve().parents[2] / "fakes" / "tree_agent.py")
 
 
 def read_pids(pidfile: Path) -> tuple[int, int]:
+    agent, grandchild = read_all_pids(pidfile)
+    return agent, grandchild
+
+
+def read_all_pids(pidfile: Path) -> list[int]:
     text = wait_for(lambda: pidfile.exists() and pidfile.read_text(), timeout=20, what="pids")
     assert isinstance(text, str)
-    agent, grandchild = (int(pid) for pid in text.split())
-    return agent, grandchild
+    return [int(pid) for pid in text.split()]
 
 
 async def spawn(pidfile: Path, *flags: str) -> AgentProcess:
@@ -65,6 +71,25 @@ def test_what_an_agent_leaves_behind_when_it_ends_on_stdin_is_ended_by_the_stop(
 
     agent, grandchild = asyncio.run(scenario())
     ended(agent, grandchild)
+
+
+@pytest.mark.linux_only("the tree's mark is read in /proc (macOS: the group alone)")
+@pytest.mark.parametrize("stubborn", [True, False], ids=["stubborn", "ends-on-stdin"])
+def test_stopping_an_agent_ends_the_children_that_left_its_group_with_setsid(
+    tmp_path: Path, stubborn: bool
+) -> None:
+    pidfile = tmp_path / "pids"
+
+    async def scenario() -> list[int]:
+        agent = await spawn(pidfile, *(["stubborn"] if stubborn else []), "setsid")
+        pids = await asyncio.to_thread(read_all_pids, pidfile)
+        await asyncio.to_thread(wait_for, lambda: escaped(pids[1:]), 10, "the children to leave")
+        await agent.stop(stdin_grace=0.2 if stubborn else 10, term_grace=0.5)
+        return pids
+
+    pids = asyncio.run(scenario())
+    assert len(pids) == 3
+    ended(*pids)
 
 
 @pytest.mark.windows_only("Job Objects: the agent's job counts its processes")

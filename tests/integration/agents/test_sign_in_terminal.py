@@ -16,7 +16,9 @@ from app import Sidekicks
 from app.core.errors import UserError
 from tests.agents import write_config
 from tests.integration.agents.test_sign_in import FAST, App
-from tests.processes import MARKER, marked_processes
+from tests.processes import MARKER, alive, marked_processes
+from tests.setsid_children import escaped
+from tests.waiting import wait_for
 
 CLAUDE_LIKE = str(Path(__file__).resolve().parents[2] / "fakes" / "claude_like.py")
 
@@ -89,6 +91,26 @@ def test_closing_the_app_kills_its_sign_in_terminals(claude: App) -> None:
     wait_output(claude, opened.terminal, "Paste your code: ")
     claude.sk.close()
     assert login_processes() == []
+
+
+@pytest.mark.linux_only("the tree's mark is read in /proc (macOS: the group alone)")
+@pytest.mark.parametrize("how", ["close", "app-close"])
+def test_helpers_the_login_program_started_with_setsid_end_with_its_terminal(
+    claude: App, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    pidfile = tmp_path / "helpers"
+    monkeypatch.setenv("FAKE_LOGIN_HELPERS", str(pidfile))
+    opened = claude.sk.api.SignInService.SignInTerminal("claude", "claude-ai-login", 80, 24)
+    wait_output(claude, opened.terminal, "Paste your code: ")
+    helpers = [int(pid) for pid in pidfile.read_text().split()]
+    wait_for(lambda: escaped(helpers), 10, "the helpers to leave the terminal's session")
+    if how == "close":
+        since = claude.log.mark()
+        claude.sk.api.SignInService.TerminalClose(opened.terminal)
+        claude.log.wait("signin:exited", since=since)  # said once the whole tree is gone
+    else:
+        claude.sk.close()
+    assert not [pid for pid in helpers if alive(pid)]
 
 
 def test_unknown_terminals_and_methods_that_are_not_terminals_are_refused(claude: App) -> None:

@@ -1,6 +1,7 @@
 """Even a killed app (SIGKILL: nothing of it runs to clean up) leaves no command behind: the
-command dies with the app (PDEATHSIG), and what it started — a child ignoring SIGTERM — is
-ended by the next start on the same configuration folder (the run records)."""
+command dies with the app (PDEATHSIG), and what it started — a child ignoring SIGTERM, or
+children that left its group and session with `setsid` — is ended by the next start on the same
+configuration folder (the run records: whatever carries the dead run's mark)."""
 
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ from app.core.run_records import start_time
 from tests.integration.app_process import ROOT, AppProcess
 from tests.integration.workspace.conftest import config_text
 from tests.integration.workspace.test_terminals_no_orphans import STUBBORN
+from tests.setsid_children import SETSID, escaped
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.linux_only("PDEATHSIG and the run records: /proc")
 
 # A headless app in a process of its own: asks the agent to run the actions in argv[2], prints
-# the command's "pids …" line once its child is armed, then runs until killed.
+# the command's "pids …" line once its (last) child is armed, then runs until killed.
 APP = """
 import sys, threading
 from app import Sidekicks
@@ -33,7 +35,7 @@ def on_event(name, payload):
         text = "".join(seen)
         if "armed" in text and "pids" in text:
             printed.append(True)
-            print("pids", *text.split("pids ")[1].split()[:2], flush=True)
+            print("pids", *text.split("pids ")[1].splitlines()[0].split(), flush=True)
 sk.events.subscribe(on_event)
 room = sk.api.ChannelService.Direct("writer").id
 sk.api.ChannelService.Send(room, sys.argv[2])
@@ -45,14 +47,15 @@ def same_process_alive(pid: int, started: int | None) -> bool:
     return started is not None and start_time(pid) == started
 
 
+@pytest.mark.parametrize("script", [STUBBORN, SETSID], ids=["stubborn", "setsid"])
 def test_a_killed_app_s_command_dies_with_it_and_the_next_start_ends_its_child(
-    tmp_path: Path,
+    tmp_path: Path, script: str
 ) -> None:
     for folder in ("work", "extra", "outside"):
         (tmp_path / folder).mkdir()
     config = tmp_path / "desk.yaml"
     config.write_text(config_text(tmp_path), encoding="utf-8")
-    actions = [{"run": sys.executable, "args": ["-c", STUBBORN], "wait": False, "release": False}]
+    actions = [{"run": sys.executable, "args": ["-c", script], "wait": False, "release": False}]
     proc = subprocess.Popen(
         [sys.executable, "-c", APP, str(config), json.dumps(actions)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -61,17 +64,24 @@ def test_a_killed_app_s_command_dies_with_it_and_the_next_start_ends_its_child(
     identities: list[tuple[int, int | None]] = []
     try:
         line = app.wait_for_line(lambda line: line.startswith("pids "))
-        identities = [(int(pid), start_time(int(pid))) for pid in line.split()[1:3]]
+        pids = [int(pid) for pid in line.split()[1:]]
+        if script == SETSID:  # its children left the command's group and session
+            wait_for(lambda: escaped(pids[1:]), 10, "the children to leave")
+        identities = [(pid, start_time(pid)) for pid in pids]
         assert all(same_process_alive(*identity) for identity in identities)
     finally:
         proc.kill()
         app.wait_exit()
     try:
-        command, child = identities
+        command, *children = identities
         wait_for(lambda: not same_process_alive(*command), 10, "the command to die with the app")
-        assert same_process_alive(*child)  # it ignores SIGTERM and is not the app's child …
+        # They ignore SIGTERM or left the group, and are not the app's children …
+        assert all(same_process_alive(*child) for child in children)
         with Sidekicks(config=config):  # … until the app starts again
-            wait_for(lambda: not same_process_alive(*child), 10, "the next start to end it")
+            wait_for(
+                lambda: not any(same_process_alive(*child) for child in children),
+                10, "the next start to end them",
+            )  # fmt: skip
     finally:
         for pid, started in identities:
             if same_process_alive(pid, started):

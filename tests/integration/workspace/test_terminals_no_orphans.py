@@ -1,6 +1,7 @@
 """No command an agent ran outlives what it belonged to: a command whose child ignores SIGTERM
 is gone, child included, after Stop, the channel's deletion, the app closing, and the agent's
-process ending (checked in the process table, /proc)."""
+process ending — and so are children that left the command's group and session with `setsid`
+(they carry the tree's mark; checked in the process table, /proc)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from tests.integration.workspace.conftest import Desk
 from tests.processes import alive
+from tests.setsid_children import SETSID, escaped_pids
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.linux_only("finds the commands' processes in /proc")
@@ -27,15 +29,30 @@ STUBBORN = (
 )
 
 
-def start_stubborn(desk: Desk, room: str, agent: str = "", **flags: Any) -> tuple[int, list[int]]:
-    """Runs STUBBORN through the agent; the event mark and the pids, once the child is armed."""
-    mark = desk.send(room, [{"run": sys.executable, "args": ["-c", STUBBORN], **flags}], agent)
+@pytest.fixture(params=["stubborn", "setsid"])
+def script(request: pytest.FixtureRequest) -> str:
+    """What the command runs: STUBBORN, or SETSID (children in sessions of their own)."""
+    return STUBBORN if request.param == "stubborn" else SETSID
+
+
+def start_stubborn(
+    desk: Desk, room: str, script: str = STUBBORN, agent: str = "", **flags: Any
+) -> tuple[int, list[int]]:
+    """Runs `script` through the agent; the event mark and the pids, once the child is armed
+    (and, for SETSID, once its children left the command's session)."""
+    mark = desk.send(room, [{"run": sys.executable, "args": ["-c", script], **flags}], agent)
 
     def printed() -> str:
         return "".join(e["data"] for e in desk.log.named("terminal:output", mark))
 
-    text = wait_for(lambda: "armed" in printed() and "pids" in printed() and printed(), 15)
-    pids = [int(p) for p in text.split("pids ")[1].split()[:2]]
+    def ready() -> list[int]:
+        text = printed()
+        if script != STUBBORN:
+            return escaped_pids(text)
+        armed = "armed" in text and "pids" in text
+        return [int(p) for p in text.split("pids ")[1].split()[:2]] if armed else []
+
+    pids = wait_for(ready, 15, "the command's children")
     assert all(alive(pid) for pid in pids)
     return mark, pids
 
@@ -44,9 +61,9 @@ def gone(pids: list[int]) -> Callable[[], bool]:
     return lambda: not any(alive(pid) for pid in pids)
 
 
-def test_stop_kills_the_command_and_its_stubborn_child(desk: Desk) -> None:
+def test_stop_kills_the_command_and_its_stubborn_child(desk: Desk, script: str) -> None:
     room = desk.channels.Direct("writer").id
-    mark, pids = start_stubborn(desk, room)  # the agent waits for it to end
+    mark, pids = start_stubborn(desk, room, script)  # the agent waits for it to end
     desk.channels.Cancel(room)
     wait_for(gone(pids), 10, "the command and its child to end")
     ended = desk.log.wait("terminal:exited", since=mark)
@@ -55,25 +72,27 @@ def test_stop_kills_the_command_and_its_stubborn_child(desk: Desk) -> None:
     assert result["exit"]["signal"] == "SIGTERM"  # what the agent was told
 
 
-def test_deleting_the_channel_kills_its_commands(desk: Desk) -> None:
+def test_deleting_the_channel_kills_its_commands(desk: Desk, script: str) -> None:
     room = desk.channels.Create("builds").id
     desk.channels.AddMember(room, "writer")
-    _, pids = start_stubborn(desk, room, agent="writer")
+    _, pids = start_stubborn(desk, room, script, agent="writer")
     desk.channels.Delete(room)
     wait_for(gone(pids), 10, "the command and its child to end")
 
 
-def test_closing_the_app_kills_every_command(open_desk: Callable[[], Desk]) -> None:
+def test_closing_the_app_kills_every_command(open_desk: Callable[[], Desk], script: str) -> None:
     desk = open_desk()
     room = desk.channels.Direct("writer").id
-    _, pids = start_stubborn(desk, room)
+    _, pids = start_stubborn(desk, room, script)
     desk.sk.close()
     assert gone(pids)()  # close returns once they are gone
 
 
-def test_the_agent_s_process_ending_kills_the_commands_it_left_running(desk: Desk) -> None:
+def test_the_agent_s_process_ending_kills_the_commands_it_left_running(
+    desk: Desk, script: str
+) -> None:
     room = desk.channels.Direct("writer").id
-    mark, pids = start_stubborn(desk, room, wait=False, release=False)
+    mark, pids = start_stubborn(desk, room, script, wait=False, release=False)
     desk.results(room, "writer", mark)  # the answer ended; the command still runs
     kept = desk.channels.Conversation(room)["messages"][-1]
     (view,) = [t for p in kept["parts"] if p.get("tool") for t in p["tool"]["terminals"]]

@@ -108,10 +108,11 @@ def test_on_windows_the_spawn_options_and_the_tree_are_the_job_ones(
 ) -> None:
     kernel = FakeKernel32()
     kernel.running.add(AGENT)
+    mark = process_tree.TreeMark()  # in the environment there too; the job holds the tree
     monkeypatch.setattr(winjob, "_kernel32", kernel)
     monkeypatch.setattr(sys, "platform", "win32")
     options = process_tree.spawn_options()
-    tree = process_tree.adopt(AGENT, lambda: False)
+    tree = process_tree.adopt(AGENT, lambda: False, mark)
     monkeypatch.undo()
     assert options == {"creationflags": CREATE_NEW_PROCESS_GROUP | CREATE_NO_WINDOW}
     assert isinstance(tree, JobTree) and tree.job is not None

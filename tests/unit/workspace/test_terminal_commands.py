@@ -1,6 +1,6 @@
 """An agent's commands as real processes: output and exit, environment and folder, errors the
-agent reads, and kill / release / close ending the whole process group — a grandchild that
-ignores SIGTERM included."""
+agent reads, and kill / release / close ending the whole process tree — a grandchild that
+ignores SIGTERM included, and children that left the group with setsid."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from app.models.conversation import TerminalView
 from app.workspace import terminals as terminals_module
 from app.workspace.terminals import Terminals, command_line
 from tests.running import running
+from tests.setsid_children import SETSID, escaped_pids
 
 # Ending a command's whole tree: a POSIX process group gets SIGTERM, then SIGKILL; on Windows
 # its group CTRL_BREAK_EVENT, then its Job Object is terminated (an exit code, no signal).
@@ -199,6 +200,35 @@ def test_a_grandchild_that_ignores_sigterm_is_gone_after_each_way_of_ending(
         assert seen["exit"] is not None
 
 
+@pytest.mark.linux_only("the tree's mark is read in /proc (macOS: the group alone)")
+@pytest.mark.parametrize("how", ["kill", "release", "close", "exited"])
+def test_children_that_left_the_group_with_setsid_are_gone_after_each_way_of_ending(
+    tmp_path: Path, how: str
+) -> None:
+    seen: dict[str, list[int]] = {}
+
+    async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
+        script = SETSID if how != "exited" else SETSID.replace("time.sleep(600)\n", "")
+        tid = await terminals.create(python(script))
+        await until(lambda: escaped_pids("".join(feed.data)))
+        pids = seen["pids"] = escaped_pids("".join(feed.data))
+        assert pids[0] == terminals._terminals[tid].command.pid
+        if how == "kill":
+            await terminals.kill(tid)
+        elif how == "release":
+            await terminals.release(tid)
+        elif how == "close":
+            await terminals.close()
+        else:  # the command ended by itself, its children still there: a kill still ends them
+            await terminals.wait(tid)
+            assert running(pids[1]) and running(pids[2])
+            await terminals.kill(tid)
+        await until(lambda: not any(running(pid) for pid in pids))
+
+    run(scenario, tmp_path)
+    assert len(seen["pids"]) == 3
+
+
 def test_a_command_that_leaves_a_background_child_ends_and_release_ends_the_child(
     tmp_path: Path,
 ) -> None:
@@ -232,6 +262,26 @@ def test_past_the_terminal_cap_the_oldest_ended_is_forgotten_and_running_ones_re
         with pytest.raises(WorkspaceError) as caught:
             await terminals.create(python("pass"))
         assert caught.value.kind == "refused" and "at most 2" in str(caught.value)
+
+    run(scenario, tmp_path)
+
+
+@pytest.mark.linux_only("the tree's mark is read in /proc (macOS: the group alone)")
+def test_a_command_forgotten_past_the_cap_takes_what_it_left_running_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(terminals_module, "MAX_TERMINALS", 1)
+    daemonizes = SETSID.replace("time.sleep(600)\n", "")  # it ends, its children stay
+
+    async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
+        first = await terminals.create(python(daemonizes))
+        await until(lambda: escaped_pids("".join(feed.data)))
+        pids = escaped_pids("".join(feed.data))
+        await terminals.wait(first)
+        assert running(pids[1]) and running(pids[2])
+        second = await terminals.create(python("pass"))  # the first is forgotten
+        assert terminals.ids() == [second]
+        await until(lambda: not any(running(pid) for pid in pids))
 
     run(scenario, tmp_path)
 

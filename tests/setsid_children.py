@@ -1,0 +1,41 @@
+"""Children that leave their process group and session on purpose (`setsid`), for the tests
+that check a tree's kill still reaches them (app/core/process_tree_posix.py): they carry the
+tree's mark, in no group of the tree's. Linux (the setsid program; the tree is found in /proc).
+
+A program running `SETSID` starts `setsid sleep 600` and a Python child that calls os.setsid(),
+ignores SIGTERM, prints `armed` and sleeps; it prints `pids <itself> <sleeper> <child>` and
+sleeps too.
+"""
+
+from __future__ import annotations
+
+import os
+
+LEFT = (
+    "import os, signal, time; os.setsid(); signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+    "print('armed', flush=True); time.sleep(600)"
+)
+SETSID = (
+    "import os, subprocess, sys, time\n"
+    "sleeper = subprocess.Popen(['setsid', 'sleep', '600'])\n"
+    f"child = subprocess.Popen([sys.executable, '-c', {LEFT!r}])\n"
+    "print(f'pids {os.getpid()} {sleeper.pid} {child.pid}', flush=True)\n"
+    "time.sleep(600)\n"
+)
+
+
+def escaped_pids(text: str) -> list[int]:
+    """The three pids SETSID printed (in `text`, its output so far), once its child is armed and
+    both children left; [] before."""
+    if "armed" not in text or "pids " not in text:
+        return []
+    pids = [int(pid) for pid in text.split("pids ")[1].split()[:3]]
+    return pids if escaped(pids[1:]) else []
+
+
+def escaped(pids: list[int]) -> bool:
+    """Each leads a session of its own: no group or session of a tree holds it any more."""
+    try:
+        return all(os.getsid(pid) == pid for pid in pids)
+    except ProcessLookupError:
+        return False
