@@ -23,6 +23,12 @@ MB = 1024 * 1024
 MAX_LINE = 64 * MB  # the longest line we parse (DESIGN §4: 64 MiB)
 READ_SIZE = 256 * 1024
 SAMPLE = 80  # bytes of a skipped line quoted in the log
+# The SDK's receive loop calls `receive` again at once, without awaiting anything else, so
+# messages already parsed from one read would be handed out back to back: a 256 KiB read of
+# small updates is thousands of them, and a service call waiting for the core loop (List, a
+# click's answer) waited behind them all (0.58 s p99 with 8 agents streaming). Every this many
+# messages the loop is given a turn.
+YIELD_EVERY = 32
 
 
 class JsonLines:
@@ -36,6 +42,7 @@ class JsonLines:
         self._pieces: list[bytes] = []  # the current line so far (it has no newline yet)
         self._size = 0  # its length, counted on even when its pieces are dropped
         self._eof = False
+        self._handed = 0  # messages handed out since the loop last had a turn
 
     async def send(self, message: dict[str, Any]) -> None:
         # As the SDK writes: compact JSON, one line. write() is synchronous, so concurrent
@@ -45,6 +52,10 @@ class JsonLines:
 
     async def receive(self) -> dict[str, Any] | None:
         """The next JSON object the agent wrote; None once stdout is closed."""
+        self._handed += 1
+        if self._handed >= YIELD_EVERY and self._ready:
+            self._handed = 0
+            await asyncio.sleep(0)  # the loop's other callbacks run before the next message
         while not self._ready:
             if self._eof:
                 return None
