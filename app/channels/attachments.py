@@ -15,11 +15,10 @@ import mimetypes
 import os
 import re
 import shutil
-import tempfile
 from pathlib import Path
 
 from app.acp.prompts import IMAGE_LIMIT, PromptFile
-from app.core.atomic import replace_file
+from app.core.atomic import write_bytes_atomic
 from app.core.errors import UserError
 from app.core.ids import new_id
 from app.core.regular_files import FileRefused, opened_regular, read_regular, real_file
@@ -102,7 +101,7 @@ class Attachments:
             raise UserError(_("images cannot be kept: this configuration has no data folder"))
         attachment_id = new_id()
         target = self._channel_folder(channel) / f"{attachment_id}{IMAGE_MAGIC[mime][0]}"
-        _write_atomically(target, raw)
+        write_bytes_atomic(target, raw)
         safe_name = os.path.basename(name.replace("\\", "/")).strip() or target.name
         attachment = Attachment(
             id=attachment_id,
@@ -257,16 +256,3 @@ def find_in_messages(messages: list[Message], attachment_id: str) -> Attachment 
             if attachment.id == attachment_id:
                 return attachment
     return None
-
-
-def _write_atomically(target: Path, data: bytes) -> None:
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=target.suffix)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        replace_file(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise

@@ -96,17 +96,26 @@ def _refused_for_good(target: StrPath) -> bool:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Replaces the file's text in one step: a temporary file beside it (listed for the next
-    start to remove if the app is killed meanwhile: temp_files.py), synced, renamed over it. An
-    existing file keeps its mode; a symlink stays one, its target is written."""
+    """Replaces the file's text in one step (`write_bytes_atomic`, UTF-8)."""
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    """Replaces the file's bytes in one step: a temporary file beside it (listed for the next
+    start to remove if the app is killed meanwhile: temp_files.py), synced, renamed over it. The
+    file gets `mode`, or by default keeps the replaced file's (a new one is private, 0600); a
+    symlink stays one, its target is written."""
     target = Path(os.path.realpath(path))
     with created_beside(target) as (out, temporary):
-        out.write(text.encode("utf-8"))
+        out.write(data)
         out.flush()
         os.fsync(out.fileno())
         out.close()
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(temporary, target.stat().st_mode & 0o7777)
+        if mode is not None:
+            os.chmod(temporary, mode)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                os.chmod(temporary, target.stat().st_mode & 0o7777)
         replace_file(temporary, target)
     _fsync_dir(target.parent)
 

@@ -15,7 +15,7 @@ import json
 import os
 from pathlib import Path
 
-from app.core.atomic import replace_file
+from app.core.atomic import write_bytes_atomic
 from app.core.errors import UserError
 from app.i18n import _
 
@@ -67,17 +67,4 @@ class FileStore:
         self.folder.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(OSError):
             os.chmod(self.folder, 0o700)
-        temporary = self.folder / f".{self.path.name}.{os.getpid()}.tmp"
-        with contextlib.suppress(FileNotFoundError):
-            temporary.unlink()
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(entries, out)
-                out.flush()
-                os.fsync(out.fileno())
-            replace_file(temporary, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                temporary.unlink()
-            raise
+        write_bytes_atomic(self.path, json.dumps(entries).encode("utf-8"), mode=0o600)
