@@ -27,6 +27,7 @@ environment last, after the run mark (run_records.py), so that neither an agent 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import sys
 from collections.abc import Callable, Mapping
@@ -36,9 +37,12 @@ from typing import Protocol
 from app.core import process_table
 from app.core.run_records import RUN_MARK, run_mark
 
+log = logging.getLogger(__name__)
+
 TREE_MARK = "SIDEKICKS_TREE"
 POLL_SECONDS = 0.05
 KILL_AGAIN_SECONDS = 1.0  # a tree still there after a kill is killed again (it forked meanwhile)
+KILL_PATIENCE = 10.0
 
 
 class ProcessTree(Protocol):
@@ -105,8 +109,10 @@ def spawn_options() -> dict[str, object]:
 
 async def end(tree: ProcessTree, grace: float, done: Callable[[], bool] = lambda: True) -> None:
     """Ends the whole tree: the soft request, up to `grace` for it to go, then a kill, repeated
-    until nothing of it is left. `done`: whether the program itself was seen to end (a tree
-    whose program still runs is not gone, whatever the scan says)."""
+    each second until nothing of it is left — for KILL_PATIENCE at most: a process stuck in the
+    kernel (uninterruptible I/O) ignores even SIGKILL, and must not hold up a Stop or the app's
+    close for ever. `done`: whether the program itself was seen to end (a tree whose program
+    still runs is not gone, whatever the scan says)."""
 
     def gone() -> bool:
         return done() and not tree.alive()
@@ -116,10 +122,14 @@ async def end(tree: ProcessTree, grace: float, done: Callable[[], bool] = lambda
     tree.signal_soft()
     if await _within(gone, grace):
         return
-    while True:
+    deadline = asyncio.get_running_loop().time() + KILL_PATIENCE
+    while asyncio.get_running_loop().time() < deadline:
         tree.kill()
         if await _within(gone, KILL_AGAIN_SECONDS):
             return
+    log.warning(
+        "the process tree of %d is still there %.0f s after its kill", tree.pid, KILL_PATIENCE
+    )
 
 
 async def _within(condition: Callable[[], bool], timeout: float) -> bool:
