@@ -43,7 +43,7 @@ export function Direct(agent: string): Promise<Channel> {
   return call("ChannelService", "Direct", agent);
 }
 
-/** All channels and direct conversations, oldest to newest. */
+/** All channels and direct conversations, oldest to newest. Read as last published, without waiting for the core loop (app/channels/publishing.py `channel_list`). */
 export function List(): Promise<Channel[]> {
   return call("ChannelService", "List");
 }
