@@ -35,7 +35,10 @@ def test_the_mo_files_translate_server_messages(tmp_path: Path) -> None:
     compile_into(tmp_path)
     with (tmp_path / "fr" / "LC_MESSAGES" / "messages.mo").open("rb") as f:
         french = gettext.GNUTranslations(f)
-    assert french.gettext("the disk is full") == "le disque est plein"
+    assert (
+        french.gettext("the disk is full (the history is in {folder})")
+        == "le disque est plein (l’historique est dans {folder})"
+    )
     assert (tmp_path / "en" / "LC_MESSAGES" / "messages.mo").is_file()
 
 
