@@ -28,9 +28,8 @@ from app.channels.session_service import SessionService
 from app.config.service import ConfigService
 from app.config.startup import startup_config
 from app.config.store import ConfigStore
-from app.core import temp_files
+from app.core import leftovers
 from app.core.loop import LoopThread
-from app.core.run_records import sweep_in_background
 from app.events.bus import EventBus
 from app.history.base import History
 from app.history.open import open_history
@@ -97,8 +96,7 @@ class Sidekicks:
 
     def start(self) -> Sidekicks:
         """Resolves the configuration to open (raises ConfigError if it cannot be read)."""
-        sweep_in_background()  # agents a killed earlier run left behind (never delays the start)
-        temp_files.sweep_in_background()  # and the temporary files of its atomic writes
+        leftovers.sweep_in_background()  # what a killed earlier run left (never delays the start)
         startup = startup_config(self._config_flag)
         self._core.start()
         self._started = True

@@ -95,20 +95,6 @@ class RunRecords:
 records = RunRecords()
 
 
-def sweep_in_background() -> threading.Thread | None:
-    """Stops what earlier, killed runs left behind, without holding up the start."""
-    if not SUPPORTED:
-        return None
-    folder = run_dir()  # read now: the environment may change once start() has returned
-    if not folder.is_dir():
-        return None
-    thread = threading.Thread(
-        target=sweep_previous_runs, args=(folder,), name="sidekicks-sweep", daemon=True
-    )
-    thread.start()
-    return thread
-
-
 def sweep_previous_runs(folder: Path, grace: float = TERM_GRACE) -> list[int]:
     """Stops what the apps that are gone left running; the pids it signalled."""
     stale = [(path, data) for path, data in _read_runs(folder) if not _app_alive(data)]

@@ -241,18 +241,6 @@ def _try_lock(fd: int) -> bool:
     return True
 
 
-def sweep_in_background() -> threading.Thread | None:
-    """Removes what killed earlier runs left (`sweep`), without holding up the start."""
-    folder = run_dir()  # read now: the environment may change once start() has returned
-    if not folder.is_dir():
-        return None
-    thread = threading.Thread(
-        target=sweep, args=(folder,), name="sidekicks-temp-sweep", daemon=True
-    )
-    thread.start()
-    return thread
-
-
 def sweep(folder: Path) -> list[Path]:
     """For each log in `folder` whose process is gone, removes the temporary files it still
     lists, then the log; the files removed. A live process's log (its lock held) is left."""

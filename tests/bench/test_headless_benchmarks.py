@@ -40,7 +40,7 @@ PRINTED = {
     ),
     "list_while_streaming": (
         r"idle \(anchor\) +p50 +{n} ms +p99 +{n} ms",
-        r"8 agents streaming +p50 +{n} ms +p99 +{n} ms",
+        r"\d+ agents streaming +p50 +{n} ms +p99 +{n} ms",
         r"ratio streaming/idle p99 : {n}x",
     ),
     "fs_read": (

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core import process_table, run_records
+from app.core import leftovers, process_table, run_records
 from app.paths import run_dir
 from tests.setsid_children import LEFT, escaped
 from tests.waiting import wait_for
@@ -33,7 +33,7 @@ def test_without_proc_no_record_is_written_and_nothing_is_swept() -> None:
     records.remove(4242)  # an agent that was never recorded stops quietly
     run_dir().mkdir(parents=True)
     (run_dir() / "agents-1.json").write_text("{}")
-    assert run_records.sweep_in_background() is None
+    leftovers.sweep(run_dir())
     assert (run_dir() / "agents-1.json").exists(), "left alone: it cannot be checked here"
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core import temp_files
+from app.core import leftovers, temp_files
 from app.core.atomic import write_atomic
 from app.paths import run_dir
 
@@ -164,7 +164,7 @@ def test_the_sweep_at_start_runs_beside_the_start(folder: Path) -> None:
     left = folder / ".notes.txt.aaaaaaaa.tmp"
     left.write_text("x")
     dead_log(("+", left))
-    thread = temp_files.sweep_in_background()
+    thread = leftovers.sweep_in_background()
     assert thread is not None
     thread.join(10)
     assert not left.exists()
