@@ -43,6 +43,14 @@ PRINTED = {
         r"\d+ agents streaming +p50 +{n} ms +p99 +{n} ms",
         r"ratio streaming/idle p99 : {n}x",
     ),
+    "checkpoints": (
+        r"git status --porcelain \(anchor\) : median +{n} ms|pygit2 status\(\) .*: median +{n} ms",
+        r"first checkpoint \(cold\) +: +{n} ms",
+        r"nothing changed +: median +{n} ms",
+        r"100 files changed +: +{n} ms",
+        r"ratio nothing changed / anchor : {n}x",
+        r"peak RSS growth +: {n} MiB",
+    ),
     "fs_read": (
         r"through the agent connection : median +{n} ms",
         r"plain Python read \(anchor\) +: median +{n} ms",

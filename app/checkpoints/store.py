@@ -1,0 +1,189 @@
+"""The checkpoint store: snapshots of folders in shadow repositories under one folder of
+Sidekicks' data, their differences, their blobs, and clearing old ones.
+
+Every method may be called from a worker thread (they block on disk work): each shadow repository
+has one lock, held for the whole of a call on it, and is opened and freed within the call.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import pygit2
+
+from app.checkpoints import differences, pruning, snapshots
+from app.checkpoints.model import (
+    DEFAULT_IGNORED,
+    DEFAULT_MAX_FILE_BYTES,
+    FileDifference,
+    Skipped,
+    Snapshot,
+)
+from app.checkpoints.shadow import gitdir_for, open_gitdir, open_shadow, real_folder
+from app.core.errors import UserError
+from app.i18n import _
+
+AUTHOR = ("Sidekicks", "checkpoints@sidekicks.invalid")
+
+_guard = threading.Lock()
+_locks: dict[Path, threading.Lock] = {}
+
+
+class CheckpointError(UserError):
+    """A folder that cannot be snapshotted, or an id the store does not hold."""
+
+
+def _lock_for(gitdir: Path) -> threading.Lock:
+    with _guard:
+        return _locks.setdefault(gitdir, threading.Lock())
+
+
+class CheckpointStore:
+    def __init__(
+        self,
+        store_dir: Path,
+        *,
+        ignored: Sequence[str] = DEFAULT_IGNORED,
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    ) -> None:
+        self.store_dir = Path(store_dir)
+        self.ignored = tuple(ignored)
+        self.max_file_bytes = max_file_bytes
+
+    def snapshot(self, root: str | os.PathLike[str]) -> Snapshot:
+        """The folder as it is now; files over the size cap (and nested repositories) skipped."""
+        folder = self._folder(root)
+        with self._shadow(folder) as repo:
+            tree_id, skipped = snapshots.take(repo, folder, self.max_file_bytes)
+            snapshot_id = secrets.token_hex(8)
+            now = int(time.time())
+            signature = pygit2.Signature(*AUTHOR, now, 0)
+            commit = repo.create_commit(
+                pruning.REFS + snapshot_id,
+                signature,
+                signature,
+                _message(snapshot_id, folder, skipped),
+                pygit2.Oid(hex=tree_id),
+                [],
+            )
+        return Snapshot(snapshot_id, tree_id, str(commit), now, tuple(skipped))
+
+    def differences(
+        self, root: str | os.PathLike[str], before_id: str, after_id: str
+    ) -> list[FileDifference]:
+        """Each path changed from one snapshot (tree or commit id) to the other, once."""
+        folder = self._folder(root)
+        with self._shadow(folder) as repo:
+            try:
+                return list(differences.between(repo, before_id, after_id))
+            except (KeyError, ValueError, pygit2.GitError) as error:
+                raise self._unknown(folder, f"{before_id}..{after_id}") from error
+
+    def blob(self, root: str | os.PathLike[str], blob_id: str) -> bytes:
+        """A stored file's bytes (a link's: its target), exactly as they were snapshotted."""
+        folder = self._folder(root)
+        with self._shadow(folder) as repo:
+            try:
+                found = repo[blob_id]
+            except (KeyError, ValueError) as error:
+                raise self._unknown(folder, blob_id) from error
+            if not isinstance(found, pygit2.Blob):
+                raise self._unknown(folder, blob_id)
+            return found.data
+
+    def size_bytes(self) -> int:
+        """What the whole store takes on disk (every folder's shadow repository)."""
+        return pruning.size_bytes(self.store_dir)
+
+    def forget(self, root: str | os.PathLike[str], snapshot_ids: Iterable[str]) -> None:
+        """Drops these snapshots of the folder and the objects nothing else keeps."""
+        gitdir = gitdir_for(self.store_dir, os.path.realpath(root))
+        if not (gitdir / "HEAD").is_file():
+            return
+        with _lock_for(gitdir):
+            repo = open_gitdir(gitdir)
+            try:
+                for snapshot_id in snapshot_ids:
+                    name = pruning.REFS + snapshot_id
+                    if name in repo.references:
+                        repo.references.delete(name)
+            finally:
+                repo.free()
+            pruning.prune(gitdir)
+
+    def clear_older_than(self, cutoff: float) -> int:
+        """Drops every snapshot taken before `cutoff` (seconds since the epoch), in every
+        folder, then the objects nothing keeps; how many snapshots went."""
+        dropped = 0
+        for gitdir in self._gitdirs():
+            with _lock_for(gitdir):
+                repo = open_gitdir(gitdir)
+                try:
+                    old = [
+                        name
+                        for name in pruning.snapshot_refs(repo)
+                        if repo.references[name].peel(pygit2.Commit).commit_time < cutoff
+                    ]
+                    for name in old:
+                        repo.references.delete(name)
+                finally:
+                    repo.free()
+                if old:
+                    pruning.prune(gitdir)
+                dropped += len(old)
+        return dropped
+
+    def remove_folder(self, root: str | os.PathLike[str]) -> None:
+        """Drops a folder's shadow repository whole (its every snapshot and its stat cache)."""
+        gitdir = gitdir_for(self.store_dir, os.path.realpath(root))
+        with _lock_for(gitdir):
+            shutil.rmtree(gitdir, ignore_errors=True)
+
+    def gitdir(self, root: str | os.PathLike[str]) -> Path:
+        """Where the folder's shadow repository is (it may not exist yet)."""
+        return gitdir_for(self.store_dir, os.path.realpath(root))
+
+    @contextmanager
+    def _shadow(self, folder: str) -> Iterator[pygit2.Repository]:
+        gitdir = gitdir_for(self.store_dir, folder)
+        with _lock_for(gitdir):
+            repo = open_shadow(gitdir, folder, self.ignored)
+            try:
+                yield repo
+            finally:
+                repo.free()  # closes its packs now (Windows cannot remove an open file)
+
+    def _gitdirs(self) -> list[Path]:
+        if not self.store_dir.is_dir():
+            return []
+        return sorted(path.parent for path in self.store_dir.glob("*/HEAD"))
+
+    def _folder(self, root: str | os.PathLike[str]) -> str:
+        try:
+            return real_folder(root)
+        except OSError as error:
+            raise CheckpointError(
+                _("{path} is not a folder: no checkpoint of it").format(path=os.fspath(root))
+            ) from error
+
+    def _unknown(self, folder: str, what: str) -> CheckpointError:
+        return CheckpointError(
+            _("The checkpoints of {path} hold no {id}").format(path=folder, id=what)
+        )
+
+
+def _message(snapshot_id: str, folder: str, skipped: list[Skipped]) -> str:
+    """The commit's message: the folder and what was skipped, for whoever reads the store later."""
+    body = {
+        "folder": folder,
+        "skipped": [{"path": s.path, "size": s.size, "reason": s.reason} for s in skipped],
+    }
+    return f"Sidekicks checkpoint {snapshot_id}\n\n{json.dumps(body, ensure_ascii=False)}\n"
