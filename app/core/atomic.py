@@ -100,13 +100,22 @@ def write_atomic(path: Path, text: str) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
 
 
-def write_bytes_atomic(path: Path, data: bytes, *, mode: int | None = None) -> None:
+def write_bytes_atomic(
+    path: Path,
+    data: bytes,
+    *,
+    mode: int | None = None,
+    check_opened: Callable[[int, Path], None] | None = None,
+) -> None:
     """Replaces the file's bytes in one step: a temporary file beside it (listed for the next
     start to remove if the app is killed meanwhile: temp_files.py), synced, renamed over it. The
     file gets `mode`, or by default keeps the replaced file's (a new one is private, 0600); a
-    symlink stays one, its target is written."""
+    symlink stays one, its target is written. `check_opened(fd, temporary)` may refuse the
+    temporary file once it is open, before anything is written (it is then removed)."""
     target = Path(os.path.realpath(path))
     with created_beside(target) as (out, temporary):
+        if check_opened is not None:
+            check_opened(out.fileno(), temporary)
         out.write(data)
         out.flush()
         os.fsync(out.fileno())

@@ -58,9 +58,14 @@ EMPTY_LOG_AGE = 60.0
 _O_BINARY = getattr(os, "O_BINARY", 0)  # Windows would otherwise translate newlines
 
 
+# A temporary name keeps at most this much of the target's name: names are at most 255
+# characters, and the temporary one adds 22.
+NAME_KEPT = 200
+
+
 def temporary_name(target_name: str) -> str:
     """`.<target_name>.<16 hex digits>.tmp`: hidden, beside the target, matched by TEMP_NAME."""
-    return f".{target_name}.{secrets.token_hex(8)}.tmp"
+    return f".{target_name[:NAME_KEPT]}.{secrets.token_hex(8)}.tmp"
 
 
 @contextlib.contextmanager

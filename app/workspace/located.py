@@ -55,6 +55,10 @@ class Location:
     missing: tuple[str, ...] = ()
     _handles: list[int] = field(default_factory=list, repr=False)
 
+    def keep(self, handle: int) -> None:
+        """Closes `handle` with the location (a folder opened on its way)."""
+        self._handles.append(handle)
+
     def close(self) -> None:
         for handle in self._handles:
             with contextlib.suppress(OSError):
@@ -230,7 +234,7 @@ def _location(
         folder=folder,
         missing=missing,
     )
-    location._handles.append(folder)
+    location.keep(folder)
     walk.handles.clear()
     return location
 

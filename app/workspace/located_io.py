@@ -23,18 +23,15 @@ from pathlib import Path
 
 from app.acp.workspace import ErrorKind, WorkspaceError
 from app.core import regular_files, temp_files
-from app.core.atomic import replace_file
+from app.core.atomic import write_bytes_atomic
 from app.i18n import _
 from app.workspace import files
 from app.workspace.located import Location
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_BINARY = getattr(os, "O_BINARY", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
-# A temporary name keeps at most this much of the file's own name (names are at most 255).
-_NAME_KEPT = 200
 
 
 def read(location: Location, check: Callable[[os.stat_result], None] | None = None) -> bytes:
@@ -94,7 +91,7 @@ def write(location: Location, data: bytes, *, create_folders: bool) -> None:
         return
     folder = _made_folders(location, create_folders)
     mode = _mode_of(location, folder)
-    temporary = temp_files.temporary_name(location.name[:_NAME_KEPT])
+    temporary = temp_files.temporary_name(location.name)
     with temp_files.tracked(location.real.parent / temporary):
         try:
             fd = os.open(
@@ -180,7 +177,7 @@ def _made_folders(location: Location, create: bool) -> int:
             raise (
                 _changed(location) if _is_link(name, folder) else _write_error(location, error)
             ) from None
-        location._handles.append(folder)
+        location.keep(folder)
     return folder
 
 
@@ -208,8 +205,8 @@ def _mode_of(location: Location, folder: int) -> int:
 
 
 def _write_by_path(location: Location, data: bytes, create_folders: bool) -> None:
-    """Windows: a temporary file beside the target, its handle's folder checked to be the
-    target's, then renamed over it (waiting out a scanner holding the target: replace_file)."""
+    """Windows: core.atomic's write, its temporary file's handle checked to be where the target
+    was checked to lead, before anything is written."""
     target = location.real
     if not target.parent.exists():
         if not create_folders:
@@ -221,25 +218,14 @@ def _write_by_path(location: Location, data: bytes, create_folders: bool) -> Non
             target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise _write_error(location, error) from None
-    temporary = target.parent / temp_files.temporary_name(target.name[:_NAME_KEPT])
-    with temp_files.tracked(temporary):
-        try:
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY, 0o666)
-        except OSError as error:
-            raise _write_error(location, error) from None
-        try:
-            with os.fdopen(fd, "wb") as f:
-                _check_final_path(f.fileno(), location, temporary)
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            replace_file(temporary, target)
-        except (OSError, WorkspaceError) as error:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            if isinstance(error, WorkspaceError):
-                raise
-            raise _write_error(location, error) from None
+    try:
+        write_bytes_atomic(
+            target,
+            data,
+            check_opened=lambda fd, temporary: _check_final_path(fd, location, temporary),
+        )
+    except OSError as error:
+        raise _write_error(location, error) from None
 
 
 def _check_final_path(fd: int, location: Location, opened: Path | None = None) -> None:

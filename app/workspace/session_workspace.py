@@ -201,7 +201,8 @@ def _encoded(asked: Path, content: str) -> bytes:
 
 def _read(asked: Path, app_files: AppFiles) -> tuple[str, Version, Path]:
     with located(asked) as where:
-        app_files.check_read(where.real)
+        app_files.check_read(where.real)  # before opening: a refused file is not even opened
+        # Then its inode, on the file opened: a hard link elsewhere to a refused file.
         data = located_io.read(where, lambda opened: app_files.check_read(where.real, opened))
         return files.decode(where.real, data), Version.of(data), where.real
 
