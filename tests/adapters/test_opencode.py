@@ -1,0 +1,162 @@
+"""opencode 1.18.33 in ACP mode (`opencode acp`) against a scripted OpenAI-compatible Chat
+Completions server on 127.0.0.1 (tests/adapters/chat_completions_dialect.py): one answer writes
+notes.txt with opencode's own `write` tool and edits other.txt with its own `bash` tool
+(`sed -i`), then says "done".
+
+Permissions: the configuration makes `edit` and `bash` ask (opencode's default allows them); the
+requests are answered "allow" through the app (ChannelService.AnswerPermission, the fixture).
+Asking matters for the write's route: when an edit is allowed, opencode's ACP agent sends the
+proposed file through fs/write_text_file (writeProposedEdit, not awaited) before its tool writes
+the same bytes itself, so the app sees an `fs` write; with `edit: allow` nothing would go
+through the client and only the folder's difference (route `agent`) would show it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from tests.adapters.chat_completions_dialect import ChatScript, ToolCall
+from tests.adapters.conftest import AdapterDesk, OpenAdapter, snapshot
+from tests.adapters.scripted_http import ScriptedServer
+
+PROVIDER, MODEL = "scripted", "scripted-model"
+AGENT = "opencode"
+ASK = "write notes.txt, then change other.txt"
+
+
+def config(base_url: str) -> str:
+    """opencode's configuration (OPENCODE_CONFIG_CONTENT): one OpenAI-compatible provider whose
+    baseURL is the scripted server; edits and commands ask (answered through the app); no
+    sharing, updates, LSP, formatters nor snapshots of its own."""
+    return json.dumps(
+        {
+            "$schema": "https://opencode.ai/config.json",
+            "model": f"{PROVIDER}/{MODEL}",
+            "small_model": f"{PROVIDER}/{MODEL}",
+            "provider": {
+                PROVIDER: {
+                    "npm": "@ai-sdk/openai-compatible",
+                    "name": "Scripted",
+                    "options": {"baseURL": f"{base_url}/v1", "apiKey": "fake-opencode-key"},
+                    "models": {MODEL: {"name": "Scripted model", "tool_call": True}},
+                }
+            },
+            "enabled_providers": [PROVIDER],
+            "permission": {"edit": "ask", "bash": "ask"},
+            "autoupdate": False,
+            "share": "disabled",
+            "snapshot": False,
+            "lsp": False,
+            "formatter": False,
+        }
+    )
+
+
+def open_opencode(adapter_desk: OpenAdapter, server: ScriptedServer) -> AdapterDesk:
+    return adapter_desk(
+        AGENT,
+        "opencode",
+        args=["acp"],
+        env={
+            "OPENCODE_CONFIG_CONTENT": config(server.url),
+            # Nothing from work/ nor from models.dev, npm, LSP or plugin downloads.
+            "OPENCODE_DISABLE_PROJECT_CONFIG": "1",
+            "OPENCODE_DISABLE_MODELS_FETCH": "1",
+            "OPENCODE_DISABLE_AUTOUPDATE": "1",
+            "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
+            "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+            "OPENCODE_DISABLE_SHARE": "1",
+            "OPENCODE_DISABLE_CLAUDE_CODE": "1",
+        },
+    )
+
+
+def turn(desk: AdapterDesk, room: str, server: ScriptedServer) -> dict[str, Any]:
+    try:
+        return desk.turn(room, ASK)
+    except AssertionError as error:
+        seen = [(r.method, r.path) for r in server.requests]
+        raise AssertionError(f"{error}\nrequests: {seen}\nlog: {desk.logs()}") from None
+
+
+def checkpoints_wired(desk: AdapterDesk) -> bool:
+    """Phase 2 of issue 25 (the checkpoint API) runs once the app has it."""
+    return hasattr(desk.sk.api, "CheckpointService")
+
+
+def paths_in(preview: Any) -> set[str]:
+    """The file names a RestorePreview lists, whatever its shape (records or a wrapper)."""
+    items = getattr(preview, "files", None) or getattr(preview, "changes", None) or preview
+    names = set()
+    for item in items:
+        path = item["path"] if isinstance(item, Mapping) else getattr(item, "path", item)
+        names.add(Path(str(path)).name)
+    return names
+
+
+def test_opencode_writes_a_file_and_runs_a_command(adapter_desk: OpenAdapter) -> None:
+    script = ChatScript(
+        [
+            ToolCall("write", {"filePath": "notes.txt", "content": "hello from opencode\n"}),
+            ToolCall(
+                "bash",
+                {"command": "sed -i 's/old/new/' other.txt", "description": "Edit other.txt"},
+            ),
+            "done",
+        ],
+        model=MODEL,
+    )
+    with ScriptedServer([script]) as server:
+        desk = open_opencode(adapter_desk, server)
+        room = desk.channels.Direct(AGENT).id
+        answer = turn(desk, room, server)
+        notes, other = desk.work / "notes.txt", desk.work / "other.txt"
+        assert snapshot(desk.work) == {
+            "notes.txt": "hello from opencode\n",
+            "other.txt": "new line\n",
+        }, desk.logs()
+        assert "done" in desk.text(answer)
+        kinds = [(t["kind"], t["status"]) for t in desk.tools(answer)]
+        assert kinds == [("edit", "completed"), ("execute", "completed")], desk.tools(answer)
+        asked = [(a["toolCall"]["kind"], a["toolCall"]["title"]) for a in desk.allowed]
+        assert asked == [("edit", str(notes)), ("execute", "sed -i 's/old/new/' other.txt")]
+        # opencode runs its bash itself (Bun child process), not in a terminal of the app.
+        assert all(t["terminals"] == [] for t in desk.tools(answer))
+        # The model got both tool results (and nothing else asked it with tools).
+        assert [m["content"] for m in script.turns[-1]["messages"] if m["role"] == "tool"] == [
+            "Wrote file successfully.",
+            "(no output)",
+        ]
+        assert len(script.turns) == 3
+
+        changes = desk.sk.api.ChangesService.Changes(room)
+        if not checkpoints_wired(desk):
+            # Before the checkpoints: only the fs/write_text_file write is a record.
+            assert [(c.path, c.agent, c.message_id, c.route) for c in changes] == [
+                (str(notes), AGENT, answer["id"], "fs")
+            ]
+            return  # Phase 1 only until the checkpoint API is in the app (issue 25)
+        by_name = {Path(c.path).name: c for c in changes}
+        assert sorted(by_name) == ["notes.txt", "other.txt"], changes
+        # notes.txt: route "fs" (opencode's writeProposedEdit on the allowed permission, see the
+        # module's docstring), merged with the folder's difference into one record.
+        assert (by_name["notes.txt"].status, by_name["notes.txt"].route) == ("added", "fs")
+        assert (by_name["notes.txt"].additions, by_name["notes.txt"].deletions) == (1, 0)
+        assert (by_name["other.txt"].status, by_name["other.txt"].route) == ("modified", "command")
+        assert {(c.agent, c.message_id) for c in changes} == {(AGENT, answer["id"])}
+        desk.sk.api.ChangesService.Revert(room, [c.id for c in changes])
+        assert snapshot(desk.work) == {"other.txt": "old line\n"}
+
+        again = turn(desk, room, server)
+        assert snapshot(desk.work) == {
+            "notes.txt": "hello from opencode\n",
+            "other.txt": "new line\n",
+        }
+        checkpoints = desk.sk.api.CheckpointService
+        preview = checkpoints.RestorePreview(room, again["id"])
+        assert paths_in(preview) == {"notes.txt", "other.txt"}
+        checkpoints.Restore(room, again["id"])
+        assert snapshot(desk.work) == {"other.txt": "old line\n"}
+        assert not notes.exists() and other.read_text(encoding="utf-8") == "old line\n"
