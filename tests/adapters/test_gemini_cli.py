@@ -9,7 +9,8 @@ the ACP SDK of gemini-cli hands on as a plain object, not an Error: `normalizeFi
 tests `String(err)` ("[object Object]") for "not found" and never sees it, so the error keeps no
 ENOENT code and the tool fails ("Error checking existing file: … does not exist"; replace says
 "[object Object]"). Any client that reports a missing file as an error gets this, not only
-Sidekicks. Overwriting an existing file works (second test).
+Sidekicks (upstream: google-gemini/gemini-cli#9280, #26448). Overwriting an existing file works
+(second test).
 
 Permissions: gemini's default approval mode asks before run_shell_command and write_file; the
 requests are answered "allow" through the app (ChannelService.AnswerPermission, the fixture)."""
