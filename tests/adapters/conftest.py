@@ -27,9 +27,14 @@ from tests.waiting import EventLog, wait_for
 
 ADAPTERS = Path(__file__).resolve().parent
 BIN = ADAPTERS / "node_modules" / ".bin"
-# The adapters are node programs: their start (and their first session) is slower than a fake's.
-TUNING = Tuning(stdin_grace=2.0, term_grace=2.0, initialize_timeout=30.0)
+# The adapters start slower than a fake (initialize); codex-acp ignores the end of its stdin,
+# so a short stdin grace keeps each test's close quick (SIGTERM next).
+TUNING = Tuning(stdin_grace=0.5, term_grace=2.0, initialize_timeout=30.0)
 TURN_TIMEOUT = 25.0
+# The scenario every adapter plays (docs/adapters_offline.md): its own write tool creates
+# notes.txt, its own shell runs SED on other.txt, then it says "done".
+PROMPT = "Write notes.txt, then replace old with new in other.txt."
+SED = "sed -i 's/old/new/' other.txt"
 
 
 def adapter_program(name: str) -> str:
@@ -94,13 +99,14 @@ class AdapterDesk:
                         self.channels.AnswerPermission(asked["id"], allow_option(asked))
             for p in self.log.named("message:updated", mark):
                 message = p["message"]
-                if (
-                    p["channel"] == channel
-                    and message["agent"] == self.agent
-                    and message["role"] == "agent"
-                    and message["done"]
-                ):
+                if p["channel"] != channel or message["agent"] != self.agent:
+                    continue
+                if message["role"] == "agent" and message["done"]:
                     return message
+                if message["role"] == "system" and message["error"]:
+                    raise AssertionError(
+                        f"{self.agent} failed: {message['error']}\nits log: {self.logs()}"
+                    )
             return None
 
         message = wait_for(finished, timeout, what=f"{self.agent}'s answer")
@@ -205,3 +211,43 @@ def snapshot(folder: Path) -> dict[str, str]:
         for p in sorted(folder.rglob("*"))
         if p.is_file()
     }
+
+
+def assert_played(desk: AdapterDesk, answer: Mapping[str, Any]) -> None:
+    """Phase 1 of the scenario: the turn ended with "done" and both files changed on disk."""
+    files = snapshot(desk.work)
+    assert "done" in desk.text(answer), (answer, desk.logs())
+    assert files.get("notes.txt") == f"hello from {desk.agent}\n", (files, answer)
+    assert files.get("other.txt") == "new line\n", (files, answer)
+
+
+def assert_changes_revert_restore(
+    desk: AdapterDesk, room: str, answer: Mapping[str, Any], notes_route: str
+) -> None:
+    """Phase 2 of the scenario (checkpoints, issue 25), after a played answer: its Changes list
+    notes.txt (added, by `notes_route`) and other.txt (modified by the command), both the
+    agent's in that answer; reverting both puts the folder back; the same prompt again, then
+    Restore to before that answer, puts it back too."""
+    notes, other = desk.work / "notes.txt", desk.work / "other.txt"
+    changes = {Path(c.path).name: c for c in desk.sk.api.ChangesService.Changes(room)}
+    assert sorted(changes) == ["notes.txt", "other.txt"], changes
+    added, edited = changes["notes.txt"], changes["other.txt"]
+    assert (added.status, added.route) == ("added", notes_route), added
+    assert (edited.status, edited.route) == ("modified", "command"), edited
+    for change in (added, edited):
+        assert (change.agent, change.message_id) == (desk.agent, answer["id"]), change
+        assert Path(change.path).resolve() == (desk.work / Path(change.path).name).resolve()
+
+    desk.sk.api.ChangesService.Revert(room, [added.id, edited.id])
+    assert not notes.exists()
+    assert other.read_text(encoding="utf-8") == "old line\n"
+
+    again = desk.turn(room, PROMPT)  # the same message: a second answer does it again
+    assert again["id"] != answer["id"]
+    assert_played(desk, again)
+    checkpoints = desk.sk.api.CheckpointService
+    preview = checkpoints.RestorePreview(room, again["id"])
+    assert sorted(Path(f.path).name for f in preview) == ["notes.txt", "other.txt"], preview
+    checkpoints.Restore(room, again["id"])
+    assert not notes.exists()
+    assert other.read_text(encoding="utf-8") == "old line\n"
