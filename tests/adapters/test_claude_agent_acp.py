@@ -24,10 +24,9 @@ from tests.adapters.conftest import (
     OpenAdapter,
     assert_changes_revert_restore,
     assert_played,
+    needs_checkpoints,
 )
 from tests.adapters.scripted_http import ScriptedServer
-
-CHECKPOINTS_WIRED = False  # the lead's "checkpoints wired" commit: then Phase 2 runs for real
 
 
 @pytest.fixture
@@ -99,9 +98,7 @@ def test_claude_writes_with_write_and_edits_with_bash_asking_sidekicks(
     assert (desk.home / ".claude").is_dir() or (desk.home / ".claude.json").is_file()
 
 
-@pytest.mark.xfail(
-    not CHECKPOINTS_WIRED, reason="checkpoints not wired yet (issue 25)", strict=True
-)
+@needs_checkpoints
 def test_claude_answer_is_in_changes_reverted_and_restored(
     claude: tuple[AdapterDesk, AnthropicDialect],
 ) -> None:

@@ -24,11 +24,11 @@ from tests.adapters.conftest import (
     OpenAdapter,
     assert_changes_revert_restore,
     assert_played,
+    needs_checkpoints,
 )
 from tests.adapters.openai_responses_dialect import Call, Custom, ResponsesDialect, Say
 from tests.adapters.scripted_http import ScriptedServer
 
-CHECKPOINTS_WIRED = False  # the lead's "checkpoints wired" commit: then Phase 2 runs for real
 PATCH = "*** Begin Patch\n*** Add File: notes.txt\n+hello from codex\n*** End Patch\n"
 
 
@@ -95,9 +95,7 @@ def test_codex_patches_and_runs_sed_asking_sidekicks(
     assert "Success" in outputs[0] and "exited with code 0" in outputs[1], outputs
 
 
-@pytest.mark.xfail(
-    not CHECKPOINTS_WIRED, reason="checkpoints not wired yet (issue 25)", strict=True
-)
+@needs_checkpoints
 def test_codex_answer_is_in_changes_reverted_and_restored(
     codex: tuple[AdapterDesk, ResponsesDialect],
 ) -> None:
