@@ -94,16 +94,6 @@ def checkpoints_wired(desk: AdapterDesk) -> bool:
     return hasattr(desk.sk.api, "CheckpointService")
 
 
-def paths_in(preview: Any) -> set[str]:
-    """The file names a RestorePreview lists, whatever its shape (records or a wrapper)."""
-    items = getattr(preview, "files", None) or getattr(preview, "changes", None) or preview
-    names = set()
-    for item in items:
-        path = item["path"] if isinstance(item, Mapping) else getattr(item, "path", item)
-        names.add(Path(str(path)).name)
-    return names
-
-
 def test_gemini_runs_its_shell_but_cannot_create_a_file_through_the_client(
     adapter_desk: OpenAdapter, tmp_path: Path
 ) -> None:
@@ -151,7 +141,10 @@ def test_gemini_runs_its_shell_but_cannot_create_a_file_through_the_client(
         again = turn(desk, room, server)
         assert other.read_text(encoding="utf-8") == "new line\n" and not notes.exists()
         checkpoints = desk.sk.api.CheckpointService
-        assert paths_in(checkpoints.RestorePreview(room, again["id"])) == {"other.txt"}
+        preview = checkpoints.RestorePreview(room, again["id"])
+        assert [(Path(f.path).name, f.status, f.skipped) for f in preview] == [
+            ("other.txt", "modified", "")
+        ], preview
         checkpoints.Restore(room, again["id"])
         assert snapshot(desk.work) == {"other.txt": "old line\n"}
 

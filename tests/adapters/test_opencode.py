@@ -13,13 +13,19 @@ through the client and only the folder's difference (route `agent`) would show i
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from tests.adapters.chat_completions_dialect import ChatScript, ToolCall
-from tests.adapters.conftest import AdapterDesk, OpenAdapter, snapshot
+from tests.adapters.conftest import (
+    TURN_TIMEOUT,
+    AdapterDesk,
+    OpenAdapter,
+    allow_option,
+    snapshot,
+)
 from tests.adapters.scripted_http import ScriptedServer
+from tests.waiting import wait_for
 
 PROVIDER, MODEL = "scripted", "scripted-model"
 AGENT = "opencode"
@@ -81,19 +87,44 @@ def turn(desk: AdapterDesk, room: str, server: ScriptedServer) -> dict[str, Any]
         raise AssertionError(f"{error}\nrequests: {seen}\nlog: {desk.logs()}") from None
 
 
+def turn_with_notices(
+    desk: AdapterDesk, room: str, server: ScriptedServer
+) -> tuple[dict[str, Any], list[str]]:
+    """A turn whose answer may come with the app's notices (system messages with an error,
+    which `desk.turn` takes for a failure): the answer, and the notices' texts. Permission
+    requests are answered "allow" as in the fixture."""
+    mark = desk.send(room, ASK)
+    answered: set[str] = set()
+
+    def finished() -> dict[str, Any] | None:
+        for asked in desk.log.named("permission:requested", mark):
+            if asked["channel"] == room and asked["id"] not in answered:
+                answered.add(asked["id"])
+                desk.allowed.append(asked)
+                desk.channels.AnswerPermission(asked["id"], allow_option(asked))
+        for p in desk.log.named("message:updated", mark):
+            message = p["message"]
+            if p["channel"] == room and message["role"] == "agent" and message["done"]:
+                return message
+        return None
+
+    try:
+        message = wait_for(finished, TURN_TIMEOUT, what="opencode's answer")
+        desk.log.wait("turn:changed", lambda p: p["channel"] == room and not p["busy"], since=mark)
+    except AssertionError as error:
+        seen = [(r.method, r.path) for r in server.requests]
+        raise AssertionError(f"{error}\nrequests: {seen}\nlog: {desk.logs()}") from None
+    notices = [
+        p["message"]["error"]
+        for p in desk.log.named("message:updated", mark)
+        if p["channel"] == room and p["message"]["role"] == "system" and p["message"]["error"]
+    ]
+    return desk.message(room, message["id"]), sorted(set(notices))
+
+
 def checkpoints_wired(desk: AdapterDesk) -> bool:
     """Phase 2 of issue 25 (the checkpoint API) runs once the app has it."""
     return hasattr(desk.sk.api, "CheckpointService")
-
-
-def paths_in(preview: Any) -> set[str]:
-    """The file names a RestorePreview lists, whatever its shape (records or a wrapper)."""
-    items = getattr(preview, "files", None) or getattr(preview, "changes", None) or preview
-    names = set()
-    for item in items:
-        path = item["path"] if isinstance(item, Mapping) else getattr(item, "path", item)
-        names.add(Path(str(path)).name)
-    return names
 
 
 def test_opencode_writes_a_file_and_runs_a_command(adapter_desk: OpenAdapter) -> None:
@@ -149,14 +180,24 @@ def test_opencode_writes_a_file_and_runs_a_command(adapter_desk: OpenAdapter) ->
         desk.sk.api.ChangesService.Revert(room, [c.id for c in changes])
         assert snapshot(desk.work) == {"other.txt": "old line\n"}
 
-        again = turn(desk, room, server)
+        # opencode writes notes.txt again without reading it: the app tells the person the
+        # agent wrote over their revert (app/workspace/session_workspace.py's conflict notice),
+        # a system message beside the answer, not a failure of the turn.
+        again, notices = turn_with_notices(desk, room, server)
+        assert notices == [
+            f"@{AGENT} wrote {notes}, which you reverted since @{AGENT} last read it"
+        ], notices
         assert snapshot(desk.work) == {
             "notes.txt": "hello from opencode\n",
             "other.txt": "new line\n",
         }
         checkpoints = desk.sk.api.CheckpointService
         preview = checkpoints.RestorePreview(room, again["id"])
-        assert paths_in(preview) == {"notes.txt", "other.txt"}
+        # What Restore will do: remove notes.txt, put other.txt back.
+        assert sorted((Path(f.path).name, f.status, f.skipped) for f in preview) == [
+            ("notes.txt", "deleted", ""),
+            ("other.txt", "modified", ""),
+        ], preview
         checkpoints.Restore(room, again["id"])
         assert snapshot(desk.work) == {"other.txt": "old line\n"}
         assert not notes.exists() and other.read_text(encoding="utf-8") == "old line\n"
