@@ -21,6 +21,7 @@ from app.channels.session_service import SessionService
 from app.config.service import ConfigService
 from app.inbox.service import InboxService
 from app.search.service import SearchService
+from app.workspace.checkpoint_service import CheckpointService
 from app.workspace.service import ChangesService
 
 
@@ -31,6 +32,7 @@ class Api:
     ChannelService: ChannelService
     SessionService: SessionService
     ChangesService: ChangesService
+    CheckpointService: CheckpointService
     AttachmentService: AttachmentService
     SearchService: SearchService
     ExportService: ExportService

@@ -36,6 +36,7 @@ from app.history.open import open_history
 from app.inbox.service import InboxService
 from app.paths import data_dir
 from app.search.service import SearchService
+from app.workspace.checkpoint_service import CheckpointService
 from app.workspace.service import ChangesService
 
 log = logging.getLogger(__name__)
@@ -65,6 +66,13 @@ class Sidekicks:
                 config.notifications, {a.name: a.display_title for a in config.agents}
             )
         )
+        self._store.config_listeners.append(
+            lambda config: self._parts.checkpointing.configure(
+                config.checkpoints.enabled,
+                list(config.checkpoints.ignore),
+                config.checkpoints.max_file_bytes,
+            )
+        )
         self._store.known_offer = self._parts.settings.known_offer  # presets' warnings
         self._terminals = SignInTerminals(self.events, self._supervisor)
         # Open(path): stop the answers and close this history, end the sign-in terminals, stop
@@ -87,6 +95,13 @@ class Sidekicks:
             ChannelService=ChannelService(parts, core),
             SessionService=SessionService(parts, core),
             ChangesService=ChangesService(parts.changes, parts.registry.get, core),
+            CheckpointService=CheckpointService(
+                parts.restoring,
+                parts.registry.get,
+                lambda: list(parts.registry.states),
+                parts.restored,
+                core,
+            ),
             AttachmentService=AttachmentService(parts, core),
             SearchService=SearchService(FoundPages(parts)),
             ExportService=ExportService(parts, core),

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.acp.errors import describe_error, with_stderr
@@ -23,11 +25,16 @@ from app.channels.terminal_hub import TerminalHub
 from app.history.failures import failure_reason
 from app.i18n import _
 from app.models.conversation import Message, StopReason
+from app.workspace.answer_watch import AnswerWatch
+from app.workspace.checkpointing import Checkpointing
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
 
 log = logging.getLogger(__name__)
+
+# The folders an agent's answers are checkpointed in: its `cwd` and `folders:`.
+FoldersOf = Callable[[str, "AgentConnection"], list[Path]]
 
 
 class Answering:
@@ -38,7 +45,11 @@ class Answering:
         permissions: PermissionBroker,
         sessions: Sessions,
         terminals: TerminalHub,
+        checkpointing: Checkpointing | None = None,
+        folders: FoldersOf | None = None,
     ) -> None:
+        self._checkpointing = checkpointing  # the agent's folders before and after the answer
+        self._folders = folders
         self._registry = registry
         self._publisher = publisher
         self._permissions = permissions
@@ -76,6 +87,7 @@ class Answering:
         answer = turn.answer.message
         self._publisher.message(answer)
         try:
+            turn.watch = await self._checkpoint(state.id, answer.id, agent, conn)
             blocks = prompt_blocks(prompt, message.attachments)  # files read as it is sent
             stop_reason = await _await_prompt(state.scope, turn, blocks)
             # Some agents answer a cancel with end_turn.
@@ -85,8 +97,13 @@ class Answering:
             if isinstance(err, ConnectionError):  # its last words, without terminal codes
                 answer.error = with_stderr(answer.error, conn.stderr_tail(5))
         except BaseException:  # the task was cancelled: the answer is not kept
+            if self._checkpointing is not None:
+                self._checkpointing.drop(turn.watch)
             self._end_answer(state, agent)
             raise
+        if self._checkpointing is not None and not state.closing:
+            # Its changes, whatever made them, are recorded before its turn ends.
+            await self._checkpointing.end(turn.watch)
         # A surrogate half that never got its pair; the commands' output as it is now; tool
         # calls the agent left pending or running (a Stop, an error), which nothing will end.
         live = turn.answer
@@ -115,6 +132,15 @@ class Answering:
             self._registry.save(state)
         except Exception:  # only who saw what is lost: the next agents still answer
             log.exception("could not keep a channel's record in history")
+
+    async def _checkpoint(
+        self, channel_id: str, message_id: str, agent: str, conn: AgentConnection
+    ) -> AnswerWatch | None:
+        if self._checkpointing is None or self._folders is None:
+            return None
+        return await self._checkpointing.begin(
+            channel_id, message_id, agent, self._folders(agent, conn)
+        )
 
     def _end_answer(self, state: ChannelState, agent: str) -> None:
         state.turn = None

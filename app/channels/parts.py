@@ -28,7 +28,7 @@ from app.channels.commands import CommandCatalog
 from app.channels.membership import Membership
 from app.channels.permission_rules import PermissionRules
 from app.channels.permissions import PermissionBroker
-from app.channels.publishing import Publisher, now_iso
+from app.channels.publishing import Publisher, new_message, now_iso
 from app.channels.registry import ChannelRegistry
 from app.channels.session_settings import Preset, SessionSettings
 from app.channels.sessions import Sessions
@@ -38,8 +38,11 @@ from app.channels.turns import Turns
 from app.channels.workspaces import Workspaces
 from app.events.bus import EventBus
 from app.history.base import History
+from app.models.conversation import Message
 from app.workspace.app_files import AppFiles
 from app.workspace.changes import ChangeLog
+from app.workspace.checkpointing import Checkpointing
+from app.workspace.restoring import Restoring
 
 
 class ChannelParts:
@@ -54,6 +57,11 @@ class ChannelParts:
             self.registry, self.publisher, lambda agent: _preset(supervisor, agent)
         )
         self.rules = PermissionRules(bus, lambda: self.registry.history, now_iso)
+        self.app_files = AppFiles.of(None)  # the configuration's once one is open (attach)
+        self.changes = ChangeLog(bus, lambda: self.registry.history, lambda: self.app_files)
+        self.checkpointing = Checkpointing(bus, self.changes, self._notice)
+        self.restoring = Restoring(self.checkpointing, self.changes)
+        self.registry.on_remove.append(self.checkpointing.forget_channel)
         streaming = Streaming(
             self.registry,
             self.publisher,
@@ -61,10 +69,9 @@ class ChannelParts:
             self.commands,
             self.settings,
             self.rules,
+            self.checkpointing,
         )
-        self.app_files = AppFiles.of(None)  # the configuration's once one is open (attach)
-        self.changes = ChangeLog(bus, lambda: self.registry.history, lambda: self.app_files)
-        self.terminals = TerminalHub(bus, self.registry, self.publisher)
+        self.terminals = TerminalHub(bus, self.registry, self.publisher, self.checkpointing)
         workspaces = Workspaces(
             self.registry,
             self.publisher,
@@ -75,7 +82,13 @@ class ChannelParts:
         )
         self.sessions = Sessions(self.registry, streaming, self.settings, workspaces)
         answering = Answering(
-            self.registry, self.publisher, self.permissions, self.sessions, self.terminals
+            self.registry,
+            self.publisher,
+            self.permissions,
+            self.sessions,
+            self.terminals,
+            self.checkpointing,
+            lambda agent, conn: list(workspaces.roots(agent, conn).folders),
         )
         self.turns = Turns(
             self.registry,
@@ -88,6 +101,38 @@ class ChannelParts:
         )
         self.attachments = Attachments()
 
+    def _notice(self, channel_id: str, agent: str, text: str) -> None:
+        """A conflict notice the checkpoints found (as workspaces.ConversationHost's)."""
+        state = self.registry.find(channel_id)
+        if state is None:
+            return
+        message = new_message(state.id, "system", agent=agent, error=text)
+        if state.turn is not None:
+            state.held.append(message)
+        else:
+            self.registry.keep(message)
+        self.publisher.message(message)
+
+    def restored(self, channel_id: str, notice_id: str, answer_id: str) -> None:
+        """Tells the channel its agents' folders were restored to before an answer."""
+        state = self.registry.get(channel_id)
+        answer = next(
+            (c for c in self.restoring.answers(channel_id) if c.message_id == answer_id), None
+        )
+        message = Message(
+            id=notice_id,
+            channel=channel_id,
+            created_at=now_iso(),
+            role="system",
+            agent=answer.agent if answer is not None else "",
+            code="restored",
+        )
+        if state.turn is not None:
+            state.held.append(message)
+        else:
+            self.registry.keep(message)
+        self.publisher.message(message)
+
     @property
     def history(self) -> History:
         return self.registry.history
@@ -99,6 +144,7 @@ class ChannelParts:
         `data_folder` (the configuration's)."""
         self.app_files = AppFiles.of(config_path)
         self.registry.attach(history)
+        self.checkpointing.open(data_folder)
         self.changes.recover()  # a revert a killed app left half done
         self.attachments.open(data_folder)
         self.commands.clear()

@@ -3,6 +3,9 @@ and the search index kept in step with them (app/search/)."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+
 from app.channels.reading import no_channel
 from app.channels.state import ChannelState
 from app.history.base import History
@@ -10,12 +13,15 @@ from app.history.memory import MemoryHistory
 from app.models.conversation import Channel, Message
 from app.search.index import SearchIndex
 
+log = logging.getLogger(__name__)
+
 
 class ChannelRegistry:
     def __init__(self) -> None:
         self.history: History = MemoryHistory()
         self.search = SearchIndex(self.history, {})
         self.states: dict[str, ChannelState] = {}
+        self.on_remove: list[Callable[[str], None]] = []  # called with a channel being deleted
 
     def attach(self, history: History) -> None:
         self.search.close()
@@ -54,6 +60,11 @@ class ChannelRegistry:
         self.save(state)
 
     def remove(self, state: ChannelState) -> None:
+        for forget in self.on_remove:  # what is kept of the channel elsewhere (checkpoints)
+            try:
+                forget(state.id)
+            except Exception:
+                log.exception("could not forget what channel %s kept", state.id)
         self.states.pop(state.id, None)
         self.history.delete_channel(state.id)
         self.search.delete_channel(state.id)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from app.history.base import MemberSession, StoredChannel
 from app.models.conversation import Channel, Message, Usage
 from app.models.sessions import MemberSession as SessionOffer
+from app.workspace.answer_watch import AnswerWatch
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
@@ -55,6 +56,7 @@ class ActiveTurn:
     answer: Answer
     conn: AgentConnection
     session_id: str
+    watch: AnswerWatch | None = None  # its folders' checkpoints (app/workspace/checkpointing.py)
 
 
 @dataclass

@@ -27,6 +27,7 @@ from app.channels.session_settings import SessionSettings
 from app.core.ids import new_id
 from app.events.payloads import PermissionRequested
 from app.models.conversation import PermissionOption, ToolCall, Usage
+from app.workspace.checkpointing import Checkpointing
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +41,9 @@ class Streaming:
         commands: CommandCatalog,
         settings: SessionSettings,
         rules: PermissionRules,
+        checkpointing: Checkpointing | None = None,
     ) -> None:
+        self._checkpointing = checkpointing  # an answer's commands and the paths it names
         self._registry = registry
         self._rules = rules
         self._settings = settings
@@ -81,6 +84,9 @@ class Streaming:
                 deltas = turn.answer.append_text(event)
             case ToolChange():
                 deltas = turn.answer.tool(event)
+                tool = turn.answer.tool_call(event.tool_call_id)
+                if self._checkpointing is not None and tool is not None:
+                    self._checkpointing.tool(turn.watch, tool)
             case PlanChanged():
                 deltas = turn.answer.plan(event)
         for delta in deltas:

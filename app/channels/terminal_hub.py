@@ -26,10 +26,12 @@ from app.events.bus import EventBus
 from app.events.payloads import TerminalExited, TerminalOutput
 from app.models.conversation import Message, TerminalView
 from app.paths import child_environment
+from app.workspace.checkpointing import Checkpointing
 from app.workspace.terminals import Terminals
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
+    from app.channels.state import ActiveTurn
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +46,15 @@ class _Shown:
 
 
 class TerminalHub:
-    def __init__(self, bus: EventBus, registry: ChannelRegistry, publisher: Publisher) -> None:
+    def __init__(
+        self,
+        bus: EventBus,
+        registry: ChannelRegistry,
+        publisher: Publisher,
+        checkpointing: Checkpointing | None = None,
+    ) -> None:
         self._bus, self._registry, self._publisher = bus, registry, publisher
+        self._checkpointing = checkpointing  # a command's changes are its answer's `command`s
         self._members: dict[tuple[str, str], Terminals] = {}
         self._shown: dict[str, _Shown] = {}
         self._closing: set[asyncio.Task[None]] = set()
@@ -78,6 +87,15 @@ class TerminalHub:
 
     # ---- the feed ----------------------------------------------------------------------------
 
+    async def _starting(self, channel_id: str, agent: str, terminal_id: str) -> None:
+        turn = self._turn(channel_id, agent)
+        if self._checkpointing is not None and turn is not None:
+            await self._checkpointing.command_started(turn.watch, terminal_id)
+
+    def _turn(self, channel_id: str, agent: str) -> ActiveTurn | None:
+        state = self._registry.find(channel_id)
+        return state.answering_agent(agent) if state is not None else None
+
     def _started(self, channel_id: str, agent: str, terminal_id: str, view: TerminalView) -> None:
         state = self._registry.find(channel_id)
         turn = state.answering_agent(agent) if state is not None else None
@@ -103,6 +121,9 @@ class TerminalHub:
         if shown is None:
             return
         shown.view = view
+        turn = self._turn(shown.channel, shown.agent)
+        if self._checkpointing is not None and turn is not None:
+            self._checkpointing.command_ended(turn.watch, terminal_id)
         self._bus.emit(
             names.TERMINAL_EXITED,
             TerminalExited(
@@ -200,6 +221,9 @@ class _Feed:
 
     def __init__(self, hub: TerminalHub, channel_id: str, agent: str) -> None:
         self._hub, self._channel, self._agent = hub, channel_id, agent
+
+    async def starting(self, terminal_id: str) -> None:
+        await self._hub._starting(self._channel, self._agent, terminal_id)
 
     def started(self, terminal_id: str, view: TerminalView) -> None:
         self._hub._started(self._channel, self._agent, terminal_id, view)

@@ -58,11 +58,15 @@ class CheckpointStore:
         self.ignored = tuple(ignored)
         self.max_file_bytes = max_file_bytes
 
-    def snapshot(self, root: str | os.PathLike[str]) -> Snapshot:
-        """The folder as it is now; files over the size cap (and nested repositories) skipped."""
+    def snapshot(self, root: str | os.PathLike[str], *, keep: bool = True) -> Snapshot:
+        """The folder as it is now; files over the size cap (and nested repositories) skipped.
+        Without `keep`, nothing names it (no ref, no commit: its id is its tree's): it is for a
+        comparison now, and the next pruning drops what only it held."""
         folder = self._folder(root)
         with self._shadow(folder) as repo:
             tree_id, skipped = snapshots.take(repo, folder, self.max_file_bytes)
+            if not keep:
+                return Snapshot("", tree_id, tree_id, int(time.time()), tuple(skipped))
             snapshot_id = secrets.token_hex(8)
             now = int(time.time())
             signature = pygit2.Signature(*AUTHOR, now, 0)
@@ -99,6 +103,52 @@ class CheckpointStore:
                 raise self._unknown(folder, blob_id)
             return found.data
 
+    def present(
+        self, root: str | os.PathLike[str], snapshot_ids: Iterable[str], paths: Iterable[str]
+    ) -> set[str]:
+        """Which of these paths (relative, "/"-separated) one of these snapshots holds: what the
+        checkpoints see (neither ignored nor skipped), as opposed to what they leave out."""
+        folder = self._folder(root)
+        wanted = set(paths)
+        found: set[str] = set()
+        with self._shadow(folder) as repo:
+            for snapshot_id in snapshot_ids:
+                try:
+                    tree = repo.revparse_single(snapshot_id).peel(pygit2.Tree)
+                except (KeyError, ValueError, pygit2.GitError):
+                    continue
+                for path in wanted - found:
+                    if path in tree:
+                        found.add(path)
+        return found
+
+    def existing(self, root: str | os.PathLike[str], snapshot_ids: Iterable[str]) -> set[str]:
+        """Which of these snapshots of the folder the store still holds (not cleared)."""
+        gitdir = gitdir_for(self.store_dir, os.path.realpath(root))
+        if not (gitdir / "HEAD").is_file():
+            return set()
+        with _lock_for(gitdir):
+            repo = open_gitdir(gitdir)
+            try:
+                return {i for i in snapshot_ids if pruning.REFS + i in repo.references}
+            finally:
+                repo.free()
+
+    def count(self) -> tuple[int, int | None]:
+        """How many snapshots the store holds, and when the oldest was taken (None: none)."""
+        total, oldest = 0, None
+        for gitdir in self._gitdirs():
+            with _lock_for(gitdir):
+                repo = open_gitdir(gitdir)
+                try:
+                    for name in pruning.snapshot_refs(repo):
+                        taken = repo.references[name].peel(pygit2.Commit).commit_time
+                        total += 1
+                        oldest = taken if oldest is None else min(oldest, taken)
+                finally:
+                    repo.free()
+        return total, oldest
+
     def size_bytes(self) -> int:
         """What the whole store takes on disk (every folder's shadow repository)."""
         return pruning.size_bytes(self.store_dir)
@@ -119,9 +169,11 @@ class CheckpointStore:
                 repo.free()
             pruning.prune(gitdir)
 
-    def clear_older_than(self, cutoff: float) -> int:
+    def clear_older_than(self, cutoff: float, keep: Iterable[str] = ()) -> int:
         """Drops every snapshot taken before `cutoff` (seconds since the epoch), in every
-        folder, then the objects nothing keeps; how many snapshots went."""
+        folder, but those named in `keep` (answers in progress), then the objects nothing
+        keeps; how many snapshots went."""
+        kept = {pruning.REFS + snapshot_id for snapshot_id in keep}
         dropped = 0
         for gitdir in self._gitdirs():
             with _lock_for(gitdir):
@@ -130,7 +182,8 @@ class CheckpointStore:
                     old = [
                         name
                         for name in pruning.snapshot_refs(repo)
-                        if repo.references[name].peel(pygit2.Commit).commit_time < cutoff
+                        if name not in kept
+                        and repo.references[name].peel(pygit2.Commit).commit_time < cutoff
                     ]
                     for name in old:
                         repo.references.delete(name)

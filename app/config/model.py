@@ -102,6 +102,25 @@ class Limits(_Section):
     )
 
 
+class Checkpoints(_Section):
+    """The checkpoints of the agents' folders around each answer (docs/checkpoints.md)."""
+
+    enabled: bool = Field(
+        True, description="Snapshot the agents' folders when each answer starts and ends."
+    )
+    ignore: list[NonEmpty] = Field(
+        default_factory=list,
+        description="More .gitignore patterns left out of the checkpoints (on top of each "
+        "folder's .gitignore and node_modules/, .venv/, __pycache__/).",
+    )
+    max_file_bytes: Annotated[int, BeforeValidator(_whole_number)] = Field(
+        5 * 1024 * 1024,
+        ge=0,
+        alias="maxFileBytes",
+        description="Files larger than this (bytes) are left out of the checkpoints.",
+    )
+
+
 # The shared model of an MCP server (app/models/mcp.py), with the rule of every mapping of the file.
 McpServerEntry = Annotated[McpServer, BeforeValidator(_refuse_empty_values)]
 
@@ -171,6 +190,7 @@ class Config(_Section):
         "the window is not focused.",
     )
     limits: Limits = Field(default_factory=lambda: Limits.model_validate({}))
+    checkpoints: Checkpoints = Field(default_factory=lambda: Checkpoints.model_validate({}))
     agents: list[AgentDef] = Field(default_factory=list, description="In the app's order.")
 
     @field_validator("agents")

@@ -22,6 +22,7 @@ SIGN_IN_TERMINAL_EXITED: Final = "signin:exited"  # a sign-in terminal's command
 TERMINAL_OUTPUT: Final = "terminal:output"  # an agent's command printed something (issue 15)
 TERMINAL_EXITED: Final = "terminal:exited"  # an agent's command ended
 CHANGES_CHANGED: Final = "changes:changed"  # file changes recorded or reverted in a channel
+CHECKPOINTS_CHANGED: Final = "checkpoints:changed"  # an answer's checkpoint taken, or some cleared
 
 ATTENTION_CHANGED: Final = "attention:changed"  # unread answers or pending permissions (issue 17)
 NOTIFICATION_OPENED: Final = "notification:opened"  # the person clicked a notification
@@ -34,6 +35,7 @@ EXTENSION_EVENTS: Final = (
     TERMINAL_OUTPUT,
     TERMINAL_EXITED,
     CHANGES_CHANGED,
+    CHECKPOINTS_CHANGED,
     ATTENTION_CHANGED,
     NOTIFICATION_OPENED,
     PERMISSION_RULES_CHANGED,

@@ -148,6 +148,15 @@ class ChangesChanged(WireModel):
 
     channel: str
     changes: list[FileChange]
+    # Records no longer kept: an answer's writes merged into one record per file when it ended.
+    removed: list[str] = Field(default_factory=list)
+
+
+class CheckpointsChanged(WireModel):
+    """Extension: an answer of the channel was checkpointed (started or ended), or checkpoints
+    were cleared (`channel` "": any channel's). CheckpointService.Checkpoints has the list."""
+
+    channel: str
 
 
 EVENT_PAYLOADS: dict[str, type[WireModel]] = {
@@ -168,6 +177,7 @@ EVENT_PAYLOADS: dict[str, type[WireModel]] = {
     names.TERMINAL_OUTPUT: TerminalOutput,
     names.TERMINAL_EXITED: TerminalExited,
     names.CHANGES_CHANGED: ChangesChanged,
+    names.CHECKPOINTS_CHANGED: CheckpointsChanged,
     names.ATTENTION_CHANGED: AttentionCounts,
     names.NOTIFICATION_OPENED: NotificationOpened,
     names.PERMISSION_RULES_CHANGED: PermissionRulesChanged,

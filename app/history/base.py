@@ -153,11 +153,20 @@ class History(Protocol):
     def put_commands(self, agent: str, commands: list[Command]) -> None: ...
 
     def add_change(self, change: FileChange, texts: ChangeTexts) -> None:
-        """Keeps a file change of the channel `change.channel` and the texts a revert needs
-        (deleted with the channel)."""
+        """Keeps (replaces) a file change of the channel `change.channel` and the texts a
+        revert needs (deleted with the channel)."""
 
     def put_change(self, change: FileChange) -> None:
         """Replaces a kept change's record (e.g. marked reverted); its texts stay."""
+
+    def delete_change(self, channel_id: str, change_id: str) -> None:
+        """Forgets a kept change and its texts (merged into another record of its answer)."""
+
+    def put_checkpoint(self, channel_id: str, answer_id: str, record: bytes) -> None:
+        """Keeps (replaces) the checkpoint record of an answer (deleted with the channel)."""
+
+    def checkpoint_records(self, channel_id: str) -> list[tuple[str, bytes]]:
+        """The channel's answers' checkpoint records by answer id, oldest answer first."""
 
     def changes(self, channel_id: str) -> list[FileChange]:
         """The channel's file changes, oldest first (change ids sort by creation time)."""

@@ -4,6 +4,7 @@ Sub-database `changes` (added beside format 2's; an older Sidekicks ignores it):
 
   channel id + change id + b"r"  -> the FileChange's wire JSON
   channel id + change id + b"t"  -> the texts before and after, zlib-compressed JSON
+  channel id + answer id + b"c"  -> the answer's checkpoint record (app/workspace/checkpointing.py)
 
 Change ids sort by creation time, so a channel's changes are one key range, oldest first, and
 deleting the channel's range deletes them with it (LmdbHistory.delete_channel).
@@ -27,7 +28,7 @@ from app.history.lmdb_format import ID_WIDTH
 from app.models.changes import FileChange
 
 CHANGES_DB = b"changes"
-_RECORD, _TEXTS = b"r", b"t"
+_RECORD, _TEXTS, _CHECKPOINT = b"r", b"t", b"c"
 
 
 def _key(channel_id: str, change_id: str, kind: bytes) -> bytes | None:
@@ -68,6 +69,40 @@ class LmdbChanges:
 
         self._lmdb.write(put)
 
+    def delete_change(self, channel_id: str, change_id: str) -> None:
+        keys = [_key(channel_id, change_id, kind) for kind in (_RECORD, _TEXTS)]
+
+        def delete(txn: lmdb.Transaction[bytes]) -> None:
+            for key in keys:
+                if key is not None:
+                    txn.delete(key, db=self._changes)
+
+        self._lmdb.write(delete)
+
+    def put_checkpoint(self, channel_id: str, answer_id: str, record: bytes) -> None:
+        key = _key(channel_id, answer_id, _CHECKPOINT)
+        if key is None:
+            raise ValueError(f"not an answer id: {channel_id}/{answer_id}")
+        self._lmdb.write(lambda txn: txn.put(key, record, db=self._changes))
+
+    def checkpoint_records(self, channel_id: str) -> list[tuple[str, bytes]]:
+        prefix = channel_id.encode()
+        if len(prefix) != ID_WIDTH:
+            return []
+        with self._lmdb.reading(self._changes) as txn:
+            cursor = txn.cursor(db=self._changes)
+            found = cursor.set_range(prefix)
+            records = []
+            while found:
+                key = cursor.key()
+                if not key.startswith(prefix):
+                    break
+                if key.endswith(_CHECKPOINT):
+                    answer = key[ID_WIDTH : 2 * ID_WIDTH].decode()
+                    records.append((answer, bytes(cursor.value())))
+                found = cursor.next()
+            return records
+
     def changes(self, channel_id: str) -> list[FileChange]:
         prefix = channel_id.encode()
         if len(prefix) != ID_WIDTH:
@@ -85,7 +120,7 @@ class LmdbChanges:
         return decode_texts(packed) if packed is not None else None
 
 
-def _records(cursor: lmdb.Cursor[bytes], prefix: bytes) -> Iterator[bytes]:
+def _records(cursor: lmdb.Cursor[bytes], prefix: bytes, kind: bytes = _RECORD) -> Iterator[bytes]:
     found = cursor.set_range(prefix)
     while found:
         key = cursor.key()

@@ -67,6 +67,7 @@ class MemoryHistory:
         self._values: dict[str, bytes] = {}
         # channel id -> change id -> (record, compressed texts), as the database keeps them
         self._changes: dict[str, dict[str, tuple[bytes, bytes]]] = {}
+        self._checkpoints: dict[str, dict[str, bytes]] = {}
 
     @property
     def problem(self) -> str:
@@ -91,6 +92,7 @@ class MemoryHistory:
             self._channels.pop(channel_id, None)
             self._messages.pop(channel_id, None)
             self._changes.pop(channel_id, None)
+            self._checkpoints.pop(channel_id, None)
 
     def add_message(self, message: Message) -> None:
         record = encode_message(message)
@@ -186,6 +188,19 @@ class MemoryHistory:
             found = self._changes.get(change.channel, {}).get(change.id)
             if found is not None:
                 self._changes[change.channel][change.id] = (record, found[1])
+
+    def delete_change(self, channel_id: str, change_id: str) -> None:
+        with self._lock:
+            self._changes.get(channel_id, {}).pop(change_id, None)
+
+    def put_checkpoint(self, channel_id: str, answer_id: str, record: bytes) -> None:
+        with self._lock:
+            self._checkpoints.setdefault(channel_id, {})[answer_id] = record
+
+    def checkpoint_records(self, channel_id: str) -> list[tuple[str, bytes]]:
+        with self._lock:
+            found = self._checkpoints.get(channel_id, {})
+            return [(answer_id, found[answer_id]) for answer_id in sorted(found)]
 
     def changes(self, channel_id: str) -> list[FileChange]:
         with self._lock:

@@ -12,7 +12,7 @@ Role = Literal["user", "agent", "system"]
 StopReason = Literal["end_turn", "cancelled", "max_tokens", "max_turn_requests", "refusal"]
 # "new-session" is an extension (issue 17): the divider after which members start afresh.
 SystemCode = Literal[
-    "agent-joined", "agent-left", "no-recipient", "agent-unavailable", "new-session"
+    "agent-joined", "agent-left", "no-recipient", "agent-unavailable", "new-session", "restored"
 ]
 ToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]
 ToolStatus = Literal["pending", "in_progress", "completed", "failed"]

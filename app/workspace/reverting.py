@@ -1,35 +1,38 @@
-"""Putting files back as they were before agents' changes (ChangesService.Revert).
+"""Putting files back (ChangesService.Revert and RevertHunk) and forward (CheckpointService
+Restore): one engine of file edits, each "this file must hold X now; make it hold Y".
 
-- **Serialized with writes**: a revert holds the write lock of every file it touches
+- **Serialized with writes**: an edit holds the write lock of every file it touches
   (changes.ChangeLog.writing), taken in path order, so an agent writing the file meanwhile
   waits: each change's "before" is the text it really replaced, and the records of a file form
   a chain (issue 24: unserialized, 90 of 300 records got a wrong "before").
 - **Re-checked as a write is**: each file is located again without following an unchecked link
   (located.py); a path that now leads elsewhere (a link made since) or into Sidekicks' own files
   is refused, naming the file and where it leads: a revert never deletes or overwrites a file
-  outside through a link an agent made afterwards.
-- **All or nothing before it starts**: each file must hold what the newest chosen change to it
-  wrote, else nothing is reverted.
-- **Journaled**: the changes being reverted are kept in the history before the first file is
-  touched and cleared once all are marked; a killed app leaves the journal, and the next opening
-  of the history finishes the revert (`recover_revert`): a file that holds the change's text is
-  put back, one that holds the text before is marked, one changed by someone else is left as
-  it is (and said in the log).
+  outside through a link an agent made afterwards. A symbolic link is never made or replaced.
+- **All or nothing before it starts**: each file must hold what the step expects (for a revert,
+  what the newest chosen change to it wrote), byte for byte, else nothing is done.
+- **Journaled**: the steps are kept in the history before the first file is touched and cleared
+  once all are done; a killed app leaves the journal, and the next opening of the history
+  finishes it (`recover_revert`): a file that holds what the step expects is written, one that
+  holds the step's result already is counted done, one changed by someone else is left as it
+  is (and said in the log).
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from app.acp.workspace import WorkspaceError
 from app.core.errors import UserError
-from app.history.change_records import ChangeTexts
+from app.history.change_records import BlobRef, ChangeTexts, Side
 from app.i18n import _
 from app.models.changes import FileChange
 from app.workspace import located_io
@@ -41,97 +44,169 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-JOURNAL_KEY = "revert-in-progress"  # History.value: {"channel": ..., "changes": [ids]}
+JOURNAL_KEY = "revert-in-progress"  # History.value: {"channel": ..., "steps": [...]}
+# What a step does to its change's record once its file is written: marked reverted, nothing
+# (a restore's record exists before its files are written), or given the hunk revert's text.
+Then = Literal["reverted", "applied", "hunk"]
 
 
-@dataclass(frozen=True, slots=True)
-class _Chosen:
+@dataclass(slots=True)
+class Step:
     change: FileChange
-    texts: ChangeTexts
+    path: str  # the file written (a renamed change has a step for each of its two paths)
+    expected: bytes | None  # what the file must hold now (None: it must not exist)
+    target: bytes | None  # what it holds after (None: removed)
+    then: Then
+    link: bool = False  # a side of it is a symbolic link: refused
+    hunk_after: bytes | None = None  # for "hunk": the record's new "after"
 
 
-class Revert:
-    """One revert of a channel's changes, newest first."""
+class ContentGone(UserError):
+    """A change's contents are no longer kept (their checkpoint was cleared)."""
 
-    def __init__(self, changes: ChangeLog, channel: str, change_ids: list[str]) -> None:
+
+def content(side: Side, blob: Callable[[BlobRef], bytes]) -> bytes | None:
+    """A side's bytes (None: no file); a text is its UTF-8."""
+    if side is None:
+        return None
+    if isinstance(side, str):
+        return side.encode()
+    if isinstance(side, bytes):
+        return side
+    return blob(side)
+
+
+def is_link(side: Side) -> bool:
+    return isinstance(side, BlobRef) and side.kind == "link"
+
+
+def steps_back(
+    change: FileChange, texts: ChangeTexts, blob: Callable[[BlobRef], bytes]
+) -> list[Step]:
+    """The steps that undo one change: its file back to what it held before."""
+    link = is_link(texts.before) or is_link(texts.after)
+    before, after = content(texts.before, blob), content(texts.after, blob)
+    if change.status == "renamed" and change.old_path:
+        return [
+            Step(change, change.path, after, None, "reverted", link),
+            Step(change, change.old_path, None, before, "reverted", link),
+        ]
+    return [Step(change, change.path, after, before, "reverted", link)]
+
+
+def steps_forward(
+    change: FileChange, texts: ChangeTexts, blob: Callable[[BlobRef], bytes]
+) -> list[Step]:
+    """The steps that make one change (a restore's): its file to what it holds after."""
+    back = steps_back(change, texts, blob)
+    return [Step(s.change, s.path, s.target, s.expected, "applied", s.link) for s in back[::-1]]
+
+
+class FileEdits:
+    """One journaled run of steps in a channel, in their order."""
+
+    def __init__(self, changes: ChangeLog, channel: str) -> None:
         self._log, self._channel = changes, channel
-        self._ids = list(dict.fromkeys(change_ids))
 
-    async def run(self) -> list[FileChange]:
-        paths = sorted({Path(c.change.path) for c in self._chosen()})
+    async def run(self, make_steps: Callable[[], list[Step]]) -> list[FileChange]:
+        """`make_steps` is called once the files' write locks are held (it checks the records
+        again: another revert may have ended while this one waited)."""
+        paths = sorted({s.path for s in await asyncio.to_thread(make_steps)})
         async with contextlib.AsyncExitStack() as held:
             for path in paths:
-                await held.enter_async_context(self._log.writing(path))
-            chosen = self._chosen()  # again: another revert may have ended while we waited
+                await held.enter_async_context(self._log.writing(Path(path)))
+            steps = await asyncio.to_thread(make_steps)
+            if sorted({s.path for s in steps}) != paths:
+                raise UserError(_("the changes moved on meanwhile: try again"))
             app_files = self._log.app_files()
-            places = await asyncio.to_thread(_checked_places, chosen, app_files)
+            places = await asyncio.to_thread(_checked_places, steps, app_files)
             try:
-                return await self._put_back(chosen, places)
+                return await self._apply(steps, places)
             finally:
                 for place in places.values():
                     place.close()
 
-    def _chosen(self) -> list[_Chosen]:
+    async def _apply(self, steps: list[Step], places: dict[str, Location]) -> list[FileChange]:
         history = self._log.history
-        by_id = {c.id: c for c in history.changes(self._channel)}
-        chosen: list[_Chosen] = []
-        for change_id in self._ids:
-            change = by_id.get(change_id)
-            texts = history.change_texts(self._channel, change_id) if change else None
-            if change is None or texts is None:
-                raise UserError(_("there is no change {id} in this channel").format(id=change_id))
-            if change.reverted:
-                raise UserError(
-                    _("the change to {path} was already reverted").format(path=change.path)
-                )
-            chosen.append(_Chosen(change, texts))
-        chosen.sort(key=lambda c: c.change.id, reverse=True)
-        return chosen
-
-    async def _put_back(
-        self, chosen: list[_Chosen], places: dict[str, Location]
-    ) -> list[FileChange]:
-        history = self._log.history
-        journal = {"channel": self._channel, "changes": [c.change.id for c in chosen]}
-        history.put_value(JOURNAL_KEY, json.dumps(journal).encode())
-        done: list[FileChange] = []
+        history.put_value(JOURNAL_KEY, _journal(self._channel, steps))
+        done: dict[str, FileChange] = {}
         try:
-            for item in chosen:
-                place = places[item.change.path]
-                await asyncio.to_thread(_write_before, place, item.texts)
-                self._log.reverted(place.real, item.texts.before)
-                item.change.reverted = True
-                history.put_change(item.change)
-                done.append(item.change)
+            for step in steps:
+                place = places[step.path]
+                await asyncio.to_thread(_write, place, step.target)
+                self._log.reverted(place.real, step.target)
+                done[step.change.id] = step.change
+            for step in steps:
+                _record_done(self._log, step)
         except WorkspaceError as error:
-            # A file that cannot be written back (its folder went, permissions): what was
-            # reverted before it stays reverted, and is said so.
+            # A file that cannot be written (its folder went, permissions): what was done before
+            # it stays done, and is said so.
             raise UserError(str(error)) from None
         finally:
             history.put_value(JOURNAL_KEY, b"")
             if done:
-                self._log.announce(self._channel, sorted(done, key=lambda c: c.id))
-        return sorted(done, key=lambda c: c.id)
+                self._log.announce(self._channel, sorted(done.values(), key=lambda c: c.id))
+        return sorted(done.values(), key=lambda c: c.id)
 
 
-def _checked_places(chosen: list[_Chosen], app_files: AppFiles) -> dict[str, Location]:
-    """Each file located and checked, and holding what the newest chosen change to it wrote
-    (reverting that one leaves what the next one wrote, and so on); the open locations."""
+def _record_done(changes: ChangeLog, step: Step) -> None:
+    history = changes.history
+    if step.then == "reverted":
+        step.change.reverted = True
+        history.put_change(step.change)
+    elif step.then == "hunk":
+        changes.rewrite_after(step.change, step.hunk_after)
+
+
+def _journal(channel: str, steps: list[Step]) -> bytes:
+    return json.dumps(
+        {
+            "channel": channel,
+            "steps": [
+                {
+                    "change": s.change.id,
+                    "path": s.path,
+                    "expected": _b64(s.expected),
+                    "target": _b64(s.target),
+                    "then": s.then,
+                }
+                for s in steps
+            ],
+        }
+    ).encode()
+
+
+def _b64(data: bytes | None) -> str | None:
+    return None if data is None else base64.b64encode(data).decode()
+
+
+def _unb64(text: object) -> bytes | None:
+    return None if text is None else base64.b64decode(str(text))
+
+
+def _checked_places(steps: list[Step], app_files: AppFiles) -> dict[str, Location]:
+    """Each file located and checked, and holding what its first step expects (each step leaves
+    what the next one to the same file expects); the open locations."""
     places: dict[str, Location] = {}
     try:
-        expected: dict[str, str | None] = {}
-        for item in chosen:
-            path = item.change.path
-            if path not in places:
-                places[path] = _place(path, app_files)
-                expected[path] = _text_now(places[path])
-            if expected[path] != item.texts.after:
+        now: dict[str, bytes | None] = {}
+        for step in steps:
+            if step.link:
                 raise UserError(
-                    _("{path} changed since {agent} wrote it: nothing was reverted").format(
-                        path=path, agent=item.change.agent
+                    _("{path} is a symbolic link: Sidekicks does not make or replace links").format(
+                        path=step.path
                     )
                 )
-            expected[path] = item.texts.before
+            if step.path not in places:
+                places[step.path] = _place(step.path, app_files)
+                now[step.path] = _bytes_now(places[step.path])
+            if now[step.path] != step.expected:
+                raise UserError(
+                    _("{path} changed since {agent} wrote it: nothing was reverted").format(
+                        path=step.path, agent=step.change.agent
+                    )
+                )
+            now[step.path] = step.target
     except BaseException:
         for place in places.values():
             place.close()
@@ -161,76 +236,112 @@ def _place(path: str, app_files: AppFiles) -> Location:
     return place
 
 
-def _text_now(place: Location) -> str | None:
+def _bytes_now(place: Location) -> bytes | None:
     try:
-        data = located_io.current(place)
+        return located_io.current(place)
     except WorkspaceError as error:
         raise UserError(str(error)) from None
-    return data.decode("utf-8", "replace") if data is not None else None
 
 
-def _write_before(place: Location, texts: ChangeTexts) -> None:
-    if texts.before is None:
+def _write(place: Location, target: bytes | None) -> None:
+    if target is None:
         located_io.delete(place)
     else:
-        located_io.write(place, texts.before.encode(), create_folders=False)
+        # A folder the change removed is made again (inside the located folder only).
+        located_io.write(place, target, create_folders=True)
 
 
 def recover_revert(changes: ChangeLog) -> list[FileChange]:
-    """Finishes the revert a killed app left in the journal; the changes marked reverted."""
+    """Finishes the steps a killed app left in the journal; the changes they updated."""
     history = changes.history
     raw = history.value(JOURNAL_KEY)
     if not raw:
         return []
     try:
         journal = json.loads(raw)
-        channel, ids = str(journal["channel"]), [str(i) for i in journal["changes"]]
-    except (ValueError, KeyError, TypeError):
+        channel = str(journal["channel"])
+        if "changes" in journal:  # the journal of an older Sidekicks: change ids, reverted
+            steps = _old_journal(changes, channel, [str(i) for i in journal["changes"]])
+        else:
+            steps = _journal_steps(changes, channel, journal["steps"])
+    except (ValueError, KeyError, TypeError, UserError):
         log.warning("ignoring a damaged revert journal")
         history.put_value(JOURNAL_KEY, b"")
         return []
+    finished: dict[str, FileChange] = {}
+    failed: set[str] = set()
+    now: dict[str, bytes | None] = {}
+    for step in steps:
+        if step.change.id not in failed and _finish_one(changes, step, now):
+            finished[step.change.id] = step.change
+        else:
+            failed.add(step.change.id)
+            finished.pop(step.change.id, None)
+    for step in steps:
+        if step.change.id in finished:
+            _record_done(changes, step)
+    history.put_value(JOURNAL_KEY, b"")
+    if finished:
+        log.info("finished an interrupted revert or restore of %d change(s)", len(finished))
+        changes.announce(channel, sorted(finished.values(), key=lambda c: c.id))
+    return sorted(finished.values(), key=lambda c: c.id)
+
+
+def _journal_steps(changes: ChangeLog, channel: str, raw: list[dict[str, object]]) -> list[Step]:
+    by_id = {c.id: c for c in changes.history.changes(channel)}
+    steps = []
+    for item in raw:
+        change = by_id.get(str(item["change"]))
+        if change is None:
+            continue
+        then = str(item["then"])
+        target = _unb64(item["target"])
+        steps.append(
+            Step(
+                change,
+                str(item["path"]),
+                _unb64(item["expected"]),
+                target,
+                "hunk" if then == "hunk" else "applied" if then == "applied" else "reverted",
+                hunk_after=target if then == "hunk" else None,
+            )
+        )
+    return steps
+
+
+def _old_journal(changes: ChangeLog, channel: str, ids: list[str]) -> list[Step]:
+    history = changes.history
     by_id = {c.id: c for c in history.changes(channel)}
-    finished: list[FileChange] = []
-    now: dict[str, str | None] = {}
+    steps = []
     for change_id in sorted(ids, reverse=True):
         change = by_id.get(change_id)
         texts = history.change_texts(channel, change_id) if change else None
-        if change is None or texts is None or change.reverted:
-            continue
-        if _finish_one(changes, change, texts, now):
-            change.reverted = True
-            history.put_change(change)
-            finished.append(change)
-    history.put_value(JOURNAL_KEY, b"")
-    if finished:
-        log.info("finished a revert of %d change(s) that was interrupted", len(finished))
-        changes.announce(channel, sorted(finished, key=lambda c: c.id))
-    return finished
+        if change is not None and texts is not None and not change.reverted:
+            steps += steps_back(change, texts, changes.blob)
+    return steps
 
 
-def _finish_one(
-    changes: ChangeLog, change: FileChange, texts: ChangeTexts, now: dict[str, str | None]
-) -> bool:
-    """Puts one change back if its file still holds its text; True when it is reverted."""
+def _finish_one(changes: ChangeLog, step: Step, now: dict[str, bytes | None]) -> bool:
+    """Does one step if its file still holds what it expects; True when it is done."""
     try:
-        place = _place(change.path, changes.app_files())
+        place = _place(step.path, changes.app_files())
     except UserError as error:
-        log.warning("an interrupted revert was not finished for %s: %s", change.path, error)
+        log.warning("an interrupted revert was not finished for %s: %s", step.path, error)
         return False
     try:
-        if change.path not in now:
-            now[change.path] = _text_now(place)
-        if now[change.path] == texts.before:
-            return True  # put back before the app was killed
-        if now[change.path] != texts.after:
-            log.warning("%s changed since the interrupted revert: left as it is", change.path)
+        if step.path not in now:
+            now[step.path] = _bytes_now(place)
+        if now[step.path] == step.target:
+            return True  # done before the app was killed
+        if now[step.path] != step.expected:
+            log.warning("%s changed since the interrupted revert: left as it is", step.path)
             return False
-        _write_before(place, texts)
-        changes.reverted(place.real, texts.before)
-        now[change.path] = texts.before
+        _write(place, step.target)
+        changes.reverted(place.real, step.target)
+        now[step.path] = step.target
         return True
     except (UserError, WorkspaceError) as error:
-        log.warning("an interrupted revert was not finished for %s: %s", change.path, error)
+        log.warning("an interrupted revert was not finished for %s: %s", step.path, error)
         return False
     finally:
         place.close()

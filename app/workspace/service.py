@@ -1,7 +1,7 @@
 """ChangesService (extension): the files agents changed in a conversation, and putting them
-back, as the page calls it; the records and the revert are changes.py's. (Checkpoints will join
-it.) The workspace sits below the channels, so it is given what tells an open channel from an
-unknown one (the channels' registry)."""
+back (a file, a hunk, an answer), as the page calls it; the records and the revert are
+changes.py's (the checkpoints' service is checkpoint_service.py). The workspace sits below the
+channels, so it is given what tells an open channel from an unknown one (their registry)."""
 
 from __future__ import annotations
 
@@ -32,6 +32,16 @@ class ChangesService:
         """Extension: puts the files of these changes back as they were before, newest change
         first; refused, with what changed, when a file changed since. The updated records."""
         return self._core.run(self._revert(id, changeIds))
+
+    @exposed
+    def RevertHunk(self, id: str, changeId: str, hunk: int) -> FileChange:
+        """Extension: puts back one hunk of a text change (the `hunk`-th "@@" of its diff, from
+        0); the record then holds what is left of the change. Refused when the file changed
+        since."""
+        return self._core.run(self._revert_hunk(id, changeId, hunk))
+
+    async def _revert_hunk(self, channel_id: str, change_id: str, hunk: int) -> FileChange:
+        return await self._changes.revert_hunk(self._known(channel_id), change_id, hunk)
 
     async def _revert(self, channel_id: str, change_ids: list[str]) -> list[FileChange]:
         return await self._changes.revert(self._known(channel_id), change_ids)

@@ -35,6 +35,9 @@ MAX_TERMINALS = 64  # terminals one agent holds in a channel (past it, the oldes
 
 
 class TerminalFeed(Protocol):
+    async def starting(self, terminal_id: str) -> None:
+        """The command is about to start (its folder's checkpoint is taken before it)."""
+
     def started(self, terminal_id: str, view: TerminalView) -> None: ...
 
     def output(self, terminal_id: str, data: str) -> None: ...
@@ -44,6 +47,9 @@ class TerminalFeed(Protocol):
 
 
 class _NoFeed:
+    async def starting(self, terminal_id: str) -> None:
+        pass
+
     def started(self, terminal_id: str, view: TerminalView) -> None:
         pass
 
@@ -93,6 +99,7 @@ class Terminals:
         argv = command_line(request.command, request.args, env)
         terminal_id = "term-" + new_id()
         live = LiveOutput(lambda data: self.feed.output(terminal_id, data))
+        await self.feed.starting(terminal_id)
         try:
             command = await Command.start(
                 argv,

@@ -27,7 +27,10 @@ SERVICES = {
         "NewSession",
     },
     "SessionService": {"SetMode", "SetOption"},
-    "ChangesService": {"Changes", "Revert"},
+    "ChangesService": {"Changes", "Revert", "RevertHunk"},
+    "CheckpointService": {
+        "Checkpoints", "RestorePreview", "Restore", "StoreInfo", "ClearCheckpoints",
+    },
     "AttachmentService": {
         "AttachFile", "AttachImage", "ChooseFiles", "RemoveAttachment", "AttachmentData",
         "DroppedPaths",

@@ -12,3 +12,8 @@ export function Changes(id: string): Promise<FileChange[]> {
 export function Revert(id: string, changeIds: string[]): Promise<FileChange[]> {
   return call("ChangesService", "Revert", id, changeIds);
 }
+
+/** Extension: puts back one hunk of a text change (the `hunk`-th "@@" of its diff, from 0); the record then holds what is left of the change. Refused when the file changed since. */
+export function RevertHunk(id: string, changeId: string, hunk: number): Promise<FileChange> {
+  return call("ChangesService", "RevertHunk", id, changeId, hunk);
+}

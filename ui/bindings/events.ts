@@ -1,6 +1,6 @@
 // generated — do not edit: scripts/gen_bindings.py writes this file from app/.
 
-import type { AgentLog, AgentStateChanged, AttentionCounts, ChangesChanged, ChannelsChanged, CommandsChanged, ConfigChanged, MessageDelta, MessageUpdated, NotificationOpened, PermissionRequested, PermissionResolved, PermissionRulesChanged, SessionChanged, SignInTerminalExited, SignInTerminalOutput, TerminalExited, TerminalOutput, TurnChanged, UsageChanged } from "./models";
+import type { AgentLog, AgentStateChanged, AttentionCounts, ChangesChanged, ChannelsChanged, CheckpointsChanged, CommandsChanged, ConfigChanged, MessageDelta, MessageUpdated, NotificationOpened, PermissionRequested, PermissionResolved, PermissionRulesChanged, SessionChanged, SignInTerminalExited, SignInTerminalOutput, TerminalExited, TerminalOutput, TurnChanged, UsageChanged } from "./models";
 
 /** Every event the backend sends, by its SPEC name. */
 export const Events = {
@@ -21,6 +21,7 @@ export const Events = {
   TerminalOutput: "terminal:output",
   TerminalExited: "terminal:exited",
   ChangesChanged: "changes:changed",
+  CheckpointsChanged: "checkpoints:changed",
   AttentionChanged: "attention:changed",
   NotificationOpened: "notification:opened",
   PermissionRulesChanged: "permission-rules:changed",
@@ -45,6 +46,7 @@ export interface EventPayloads {
   "terminal:output": TerminalOutput;
   "terminal:exited": TerminalExited;
   "changes:changed": ChangesChanged;
+  "checkpoints:changed": CheckpointsChanged;
   "attention:changed": AttentionCounts;
   "notification:opened": NotificationOpened;
   "permission-rules:changed": PermissionRulesChanged;

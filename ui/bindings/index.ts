@@ -5,6 +5,7 @@ export * as ConfigService from "./ConfigService";
 export * as ChannelService from "./ChannelService";
 export * as SessionService from "./SessionService";
 export * as ChangesService from "./ChangesService";
+export * as CheckpointService from "./CheckpointService";
 export * as AttachmentService from "./AttachmentService";
 export * as SearchService from "./SearchService";
 export * as ExportService from "./ExportService";

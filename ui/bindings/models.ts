@@ -24,6 +24,17 @@ export interface AgentStateChanged {
   error: string | null;
 }
 
+/** An answer whose agent's folders were checkpointed when it started and ended. */
+export interface AnswerCheckpoint {
+  messageId: string;
+  agent: string;
+  folders: string[];
+  startedAt: string;
+  endedAt: string;
+  restorable: boolean;
+  skipped: string[];
+}
+
 /** Messages around one message (it included), oldest first: `more` = older ones exist, `moreAfter` = newer ones exist (load them with `Newer`). */
 export interface AroundPage {
   messages: Message[];
@@ -71,6 +82,7 @@ export interface AuthVarInfo {
 export interface ChangesChanged {
   channel: string;
   changes: FileChange[];
+  removed: string[];
 }
 
 export interface Channel {
@@ -83,6 +95,19 @@ export interface Channel {
 
 export interface ChannelsChanged {
   channels: Channel[];
+}
+
+/** The checkpoint store in the data folder (Settings). */
+export interface CheckpointStoreInfo {
+  sizeBytes: number;
+  snapshots: number;
+  oldestAt: string;
+  folder: string;
+}
+
+/** Extension: an answer of the channel was checkpointed (started or ended), or checkpoints were cleared (`channel` "": any channel's). CheckpointService.Checkpoints has the list. */
+export interface CheckpointsChanged {
+  channel: string;
 }
 
 export interface Command {
@@ -134,7 +159,7 @@ export interface Diff {
   newFile: boolean;
 }
 
-/** One `fs/write_text_file` an agent made, reviewable and revertible. `diff` is the unified diff from the text before to the text written (cut, with a note, past its size limit); `newFile` when the file did not exist before. `reverted` once the person reverted it. `conflictWith` names who changed the file on disk since this agent last read or wrote it ("" when nobody did): another agent's name, or "you" for an outside change. `path` is the file really written, every link resolved; `throughLink` is the path the agent gave when a symbolic link led from it to `path` ("" otherwise). */
+/** One file an agent changed in one answer, reviewable and revertible. `diff` is the unified diff from the text before to the text after (cut, with a note, past its size limit; "" for a binary file); `newFile` when the file did not exist before (`status` "added"). `reverted` once the person reverted it. `conflictWith` names who changed the file on disk since this agent last read or wrote it ("" when nobody did): another agent's name, or "you" for an outside change. `path` is the file really written, every link resolved; `throughLink` is the path the agent gave when a symbolic link led from it to `path` (""). `route` says how it was made; `during` names the other agents whose answers ran on the same folder at the same time when nothing tells which of them made it ("changed during both answers"). `checkpoint`: the answer whose folder checkpoints hold the change ("" for a write outside them, kept by its texts). `revertible` is false once the checkpoint that holds its contents was cleared. */
 export interface FileChange {
   id: string;
   channel: string;
@@ -149,6 +174,14 @@ export interface FileChange {
   deletions: number;
   conflictWith: string;
   throughLink: string;
+  route: "fs" | "agent" | "command" | "restore";
+  status: "added" | "modified" | "deleted" | "renamed";
+  oldPath: string;
+  binary: boolean;
+  during: string[];
+  folder: string;
+  checkpoint: string;
+  revertible: boolean;
 }
 
 export interface Location {
@@ -174,7 +207,7 @@ export interface Message {
   queued: boolean;
   stopReason: "end_turn" | "cancelled" | "max_tokens" | "max_turn_requests" | "refusal" | null;
   error: string;
-  code: "agent-joined" | "agent-left" | "no-recipient" | "agent-unavailable" | "new-session" | null;
+  code: "agent-joined" | "agent-left" | "no-recipient" | "agent-unavailable" | "new-session" | "restored" | null;
   attachments: Attachment[];
 }
 
@@ -277,6 +310,18 @@ export interface Problem {
   column: number;
   message: string;
   warning: boolean;
+}
+
+/** What Restore will do to one file (CheckpointService.RestorePreview): `status` is the change it makes — "added" recreates a file, "deleted" removes one. `skipped` says why a file is left as it is ("" when it is restored): a symbolic link is never recreated. */
+export interface RestoreFile {
+  path: string;
+  folder: string;
+  status: "added" | "modified" | "deleted" | "renamed";
+  oldPath: string;
+  binary: boolean;
+  additions: number;
+  deletions: number;
+  skipped: string;
 }
 
 /** One message found. `snippet` is plain text (never HTML) around the matches; `highlights` are the [start, end) ranges of the matched words in it, in code points (an emoji counts one). */

@@ -39,7 +39,10 @@ def walk_chain(records: list[tuple[FileChange, str | None, str]], first: str) ->
 
 def test_reverts_racing_an_agent_s_writes_keep_every_record_in_the_chain(desk: Desk) -> None:
     room = desk.channels.Direct("writer").id
-    target = desk.work / "race.txt"
+    # In a folder the checkpoints ignore (node_modules/), so that each write stays a record
+    # of its own when the answer ends (elsewhere they are merged into one per file).
+    target = desk.work / "node_modules" / "race.txt"
+    target.parent.mkdir()
     target.write_text("v0", encoding="utf-8")
     changes = desk.sk.api.ChangesService
     mark = desk.send(room, [{"write": str(target), "text": f"v{i}"} for i in range(1, 301)])

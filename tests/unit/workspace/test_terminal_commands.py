@@ -42,6 +42,9 @@ class RecordingFeed:
         self.data: list[str] = []
         self.exited_views: list[TerminalView] = []
 
+    async def starting(self, terminal_id: str) -> None:
+        pass
+
     def started(self, terminal_id: str, view: TerminalView) -> None:
         self.started_views.append(view)
 
