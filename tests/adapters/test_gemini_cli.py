@@ -22,15 +22,21 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tests.adapters.conftest import AdapterDesk, OpenAdapter, snapshot
+from tests.adapters.conftest import (
+    PROMPT,
+    SED,
+    AdapterDesk,
+    OpenAdapter,
+    needs_checkpoints,
+    snapshot,
+)
 from tests.adapters.gemini_dialect import Call, GeminiScript
 from tests.adapters.scripted_http import ScriptedServer
 
 MODEL = "gemini-2.5-flash"
 AGENT = "gemini"
-ASK = "write notes.txt, then change other.txt"
 WRITE = Call("write_file", {"file_path": "notes.txt", "content": "hello from gemini\n"})
-SED = Call("run_shell_command", {"command": "sed -i 's/old/new/' other.txt"})
+SED_CALL = Call("run_shell_command", {"command": SED})
 
 
 def settings(home: Path) -> None:
@@ -77,7 +83,7 @@ def open_gemini(adapter_desk: OpenAdapter, home: Path, server: ScriptedServer) -
 
 def turn(desk: AdapterDesk, room: str, server: ScriptedServer) -> dict[str, Any]:
     try:
-        return desk.turn(room, ASK)
+        return desk.turn(room, PROMPT)
     except AssertionError as error:
         seen = [(r.method, r.path) for r in server.requests]
         raise AssertionError(f"{error}\nrequests: {seen}\nlog: {desk.logs()}") from None
@@ -89,20 +95,15 @@ def tool(message: Mapping[str, Any], title_part: str) -> dict[str, Any]:
     return found[0]
 
 
-def checkpoints_wired(desk: AdapterDesk) -> bool:
-    """Phase 2 of issue 25 (the checkpoint API) runs once the app has it."""
-    return hasattr(desk.sk.api, "CheckpointService")
-
-
 def test_gemini_runs_its_shell_but_cannot_create_a_file_through_the_client(
     adapter_desk: OpenAdapter, tmp_path: Path
 ) -> None:
-    script = GeminiScript([WRITE, SED, "done"])
+    script = GeminiScript([WRITE, SED_CALL, "done"])
     with ScriptedServer([script]) as server:
         desk = open_gemini(adapter_desk, tmp_path / "home", server)
         room = desk.channels.Direct(AGENT).id
         answer = turn(desk, room, server)
-        notes, other = desk.work / "notes.txt", desk.work / "other.txt"
+        notes = desk.work / "notes.txt"
 
         # write_file asked the app for notes.txt (fs/read_text_file), got "does not exist" and
         # failed instead of creating it (see the module's docstring): no request to write it.
@@ -112,7 +113,7 @@ def test_gemini_runs_its_shell_but_cannot_create_a_file_through_the_client(
         shell = tool(answer, "sed -i")
         assert shell["kind"] == "execute" and shell["status"] == "completed", shell
         asked = [a["toolCall"]["title"] for a in desk.allowed]
-        assert asked == ["sed -i 's/old/new/' other.txt"], asked
+        assert asked == [SED], asked
         # gemini runs its shell itself (node child process), not in a terminal of the app.
         assert shell["terminals"] == []
         assert snapshot(desk.work) == {"other.txt": "new line\n"}, desk.logs()
@@ -127,18 +128,32 @@ def test_gemini_runs_its_shell_but_cannot_create_a_file_through_the_client(
         assert [r["name"] for r in results] == ["write_file", "run_shell_command"]
         assert "does not exist" in results[0]["response"]["error"]
 
-        if not checkpoints_wired(desk):
-            return  # Phase 1 only until the checkpoint API is in the app (issue 25)
+
+@needs_checkpoints
+def test_gemini_answer_is_in_changes_reverted_and_restored(
+    adapter_desk: OpenAdapter, tmp_path: Path
+) -> None:
+    """Phase 2 (issue 25) with what gemini-cli does: only the command's change (the write
+    never happened: nothing for notes.txt), reverted; the same message again, then Restore."""
+    script = GeminiScript([WRITE, SED_CALL, "done"])
+    with ScriptedServer([script]) as server:
+        desk = open_gemini(adapter_desk, tmp_path / "home", server)
+        room = desk.channels.Direct(AGENT).id
+        answer = turn(desk, room, server)
+        notes, other = desk.work / "notes.txt", desk.work / "other.txt"
         changes = desk.sk.api.ChangesService.Changes(room)
-        # Only the command's change: the write never happened (nothing for notes.txt).
+        # other.txt changed while gemini's own shell ran (a tool call of kind "execute"): route
+        # "command". gemini announces a confirmed tool call only in its permission request
+        # (session/request_permission), no tool_call update until it is completed.
         assert [(Path(c.path).name, c.status, c.route) for c in changes] == [
             ("other.txt", "modified", "command")
-        ]
+        ], changes
         assert {(c.agent, c.message_id) for c in changes} == {(AGENT, answer["id"])}
         desk.sk.api.ChangesService.Revert(room, [c.id for c in changes])
         assert snapshot(desk.work) == {"other.txt": "old line\n"}
 
-        again = turn(desk, room, server)
+        again = turn(desk, room, server)  # the same message: a second answer does it again
+        assert again["id"] != answer["id"]
         assert other.read_text(encoding="utf-8") == "new line\n" and not notes.exists()
         checkpoints = desk.sk.api.CheckpointService
         preview = checkpoints.RestorePreview(room, again["id"])
@@ -149,6 +164,7 @@ def test_gemini_runs_its_shell_but_cannot_create_a_file_through_the_client(
         assert snapshot(desk.work) == {"other.txt": "old line\n"}
 
 
+@needs_checkpoints
 def test_gemini_write_file_overwrites_an_existing_file_through_the_app(
     adapter_desk: OpenAdapter, tmp_path: Path
 ) -> None:
@@ -167,9 +183,8 @@ def test_gemini_write_file_overwrites_an_existing_file_through_the_app(
         assert notes.read_text(encoding="utf-8") == "hello from gemini\n"
         assert "done" in desk.text(answer)
         changes = desk.sk.api.ChangesService.Changes(room)
-        # The write went through the app's fs/write_text_file: a change record of this answer.
+        # The write went through the app's fs/write_text_file: route "fs", one record.
         assert [(Path(c.path).name, c.agent, c.message_id) for c in changes] == [
             ("notes.txt", AGENT, answer["id"])
         ]
-        if checkpoints_wired(desk):
-            assert (changes[0].status, changes[0].route) == ("modified", "fs")
+        assert (changes[0].status, changes[0].route) == ("modified", "fs")

@@ -18,10 +18,13 @@ from typing import Any
 
 from tests.adapters.chat_completions_dialect import ChatScript, ToolCall
 from tests.adapters.conftest import (
+    PROMPT,
+    SED,
     TURN_TIMEOUT,
     AdapterDesk,
     OpenAdapter,
     allow_option,
+    needs_checkpoints,
     snapshot,
 )
 from tests.adapters.scripted_http import ScriptedServer
@@ -29,7 +32,6 @@ from tests.waiting import wait_for
 
 PROVIDER, MODEL = "scripted", "scripted-model"
 AGENT = "opencode"
-ASK = "write notes.txt, then change other.txt"
 
 
 def config(base_url: str) -> str:
@@ -81,7 +83,7 @@ def open_opencode(adapter_desk: OpenAdapter, server: ScriptedServer) -> AdapterD
 
 def turn(desk: AdapterDesk, room: str, server: ScriptedServer) -> dict[str, Any]:
     try:
-        return desk.turn(room, ASK)
+        return desk.turn(room, PROMPT)
     except AssertionError as error:
         seen = [(r.method, r.path) for r in server.requests]
         raise AssertionError(f"{error}\nrequests: {seen}\nlog: {desk.logs()}") from None
@@ -93,7 +95,7 @@ def turn_with_notices(
     """A turn whose answer may come with the app's notices (system messages with an error,
     which `desk.turn` takes for a failure): the answer, and the notices' texts. Permission
     requests are answered "allow" as in the fixture."""
-    mark = desk.send(room, ASK)
+    mark = desk.send(room, PROMPT)
     answered: set[str] = set()
 
     def finished() -> dict[str, Any] | None:
@@ -122,28 +124,24 @@ def turn_with_notices(
     return desk.message(room, message["id"]), sorted(set(notices))
 
 
-def checkpoints_wired(desk: AdapterDesk) -> bool:
-    """Phase 2 of issue 25 (the checkpoint API) runs once the app has it."""
-    return hasattr(desk.sk.api, "CheckpointService")
-
-
-def test_opencode_writes_a_file_and_runs_a_command(adapter_desk: OpenAdapter) -> None:
-    script = ChatScript(
+def script() -> ChatScript:
+    return ChatScript(
         [
             ToolCall("write", {"filePath": "notes.txt", "content": "hello from opencode\n"}),
-            ToolCall(
-                "bash",
-                {"command": "sed -i 's/old/new/' other.txt", "description": "Edit other.txt"},
-            ),
+            ToolCall("bash", {"command": SED, "description": "Edit other.txt"}),
             "done",
         ],
         model=MODEL,
     )
-    with ScriptedServer([script]) as server:
+
+
+def test_opencode_writes_a_file_and_runs_a_command(adapter_desk: OpenAdapter) -> None:
+    model = script()
+    with ScriptedServer([model]) as server:
         desk = open_opencode(adapter_desk, server)
         room = desk.channels.Direct(AGENT).id
         answer = turn(desk, room, server)
-        notes, other = desk.work / "notes.txt", desk.work / "other.txt"
+        notes = desk.work / "notes.txt"
         assert snapshot(desk.work) == {
             "notes.txt": "hello from opencode\n",
             "other.txt": "new line\n",
@@ -152,25 +150,27 @@ def test_opencode_writes_a_file_and_runs_a_command(adapter_desk: OpenAdapter) ->
         kinds = [(t["kind"], t["status"]) for t in desk.tools(answer)]
         assert kinds == [("edit", "completed"), ("execute", "completed")], desk.tools(answer)
         asked = [(a["toolCall"]["kind"], a["toolCall"]["title"]) for a in desk.allowed]
-        assert asked == [("edit", str(notes)), ("execute", "sed -i 's/old/new/' other.txt")]
+        assert asked == [("edit", str(notes)), ("execute", SED)]
         # opencode runs its bash itself (Bun child process), not in a terminal of the app.
         assert all(t["terminals"] == [] for t in desk.tools(answer))
         # The model got both tool results (and nothing else asked it with tools).
-        assert [m["content"] for m in script.turns[-1]["messages"] if m["role"] == "tool"] == [
+        assert [m["content"] for m in model.turns[-1]["messages"] if m["role"] == "tool"] == [
             "Wrote file successfully.",
             "(no output)",
         ]
-        assert len(script.turns) == 3
+        assert len(model.turns) == 3
 
+
+@needs_checkpoints
+def test_opencode_answer_is_in_changes_reverted_and_restored(adapter_desk: OpenAdapter) -> None:
+    with ScriptedServer([script()]) as server:
+        desk = open_opencode(adapter_desk, server)
+        room = desk.channels.Direct(AGENT).id
+        answer = turn(desk, room, server)
+        notes, other = desk.work / "notes.txt", desk.work / "other.txt"
         changes = desk.sk.api.ChangesService.Changes(room)
-        if not checkpoints_wired(desk):
-            # Before the checkpoints: only the fs/write_text_file write is a record.
-            assert [(c.path, c.agent, c.message_id, c.route) for c in changes] == [
-                (str(notes), AGENT, answer["id"], "fs")
-            ]
-            return  # Phase 1 only until the checkpoint API is in the app (issue 25)
         by_name = {Path(c.path).name: c for c in changes}
-        assert sorted(by_name) == ["notes.txt", "other.txt"], changes
+        assert sorted(by_name) == ["notes.txt", "other.txt"] and len(changes) == 2, changes
         # notes.txt: route "fs" (opencode's writeProposedEdit on the allowed permission, see the
         # module's docstring), merged with the folder's difference into one record.
         assert (by_name["notes.txt"].status, by_name["notes.txt"].route) == ("added", "fs")
@@ -184,6 +184,7 @@ def test_opencode_writes_a_file_and_runs_a_command(adapter_desk: OpenAdapter) ->
         # agent wrote over their revert (app/workspace/session_workspace.py's conflict notice),
         # a system message beside the answer, not a failure of the turn.
         again, notices = turn_with_notices(desk, room, server)
+        assert again["id"] != answer["id"]
         assert notices == [
             f"@{AGENT} wrote {notes}, which you reverted since @{AGENT} last read it"
         ], notices
