@@ -21,6 +21,14 @@ out in order through the client:
   {"terminal": METHOD, "id": ID}                 terminal/METHOD (output, wait_for_exit, kill,
                                                  release) on ID, or on the last terminal
                                                  created when ID is "last"; reports its result
+  {"own_write": PATH, "text": "..." | "b64": "...", "delete": false, "quiet": false}
+                                                 the agent writes (or deletes) the file itself,
+                                                 as its own tools do: announced as a tool call
+                                                 of kind edit naming the path (none if "quiet")
+  {"shell": [ARGV...], "cwd": DIR}               runs a command itself (its own shell),
+                                                 announced as a tool call of kind execute;
+                                                 reports the exit code
+  {"wait_for": PATH, "timeout": SECONDS}         waits until PATH exists (two answers at once)
 
 Each action's result is reported as one text chunk: one JSON object and a newline, e.g.
 `{"read": PATH, "content": "..."}`, `{"write": PATH, "ok": true}`,
@@ -33,7 +41,10 @@ Every stdin line is appended to $FAKE_LOG when it is set.
 
 from __future__ import annotations
 
+import base64
 import json
+import os
+import subprocess
 import threading
 import time
 from typing import Any
@@ -174,8 +185,52 @@ def do_ask(sid: str, action: dict[str, Any]) -> dict[str, Any]:
     return {"ask": action["ask"], "outcome": answer.get("outcome", {})}
 
 
+def do_own_write(sid: str, action: dict[str, Any]) -> dict[str, Any]:
+    path = action["own_write"]
+    call_id = _next_call_id()
+    if not action.get("quiet"):
+        update(sid, {
+            "sessionUpdate": "tool_call", "toolCallId": call_id, "title": f"Edit {path}",
+            "kind": "edit", "status": "in_progress", "locations": [{"path": path}],
+        })  # fmt: skip
+    if action.get("delete"):
+        os.remove(path)
+    else:
+        data = base64.b64decode(action["b64"]) if "b64" in action else action["text"].encode()
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+    if not action.get("quiet"):
+        update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": call_id,
+                     "status": "completed"})  # fmt: skip
+    return {"own_write": path, "ok": True}
+
+
+def do_shell(sid: str, action: dict[str, Any]) -> dict[str, Any]:
+    argv = [str(a) for a in action["shell"]]
+    call_id = _next_call_id()
+    update(sid, {
+        "sessionUpdate": "tool_call", "toolCallId": call_id, "title": " ".join(argv),
+        "kind": "execute", "status": "in_progress",
+    })  # fmt: skip
+    done = subprocess.run(argv, cwd=action.get("cwd"), capture_output=True, timeout=60)
+    update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": call_id,
+                 "status": "completed" if done.returncode == 0 else "failed"})  # fmt: skip
+    return {"shell": argv, "exit": done.returncode}
+
+
+def do_wait_for(sid: str, action: dict[str, Any]) -> dict[str, Any]:
+    deadline = time.monotonic() + float(action.get("timeout", 20))
+    while not os.path.exists(action["wait_for"]):
+        if time.monotonic() > deadline:
+            return {"wait_for": action["wait_for"], "ok": False}
+        time.sleep(0.02)  # a fake agent's poll, not a test's wait
+    return {"wait_for": action["wait_for"], "ok": True}
+
+
 ACTIONS = {
     "ask": do_ask, "read": do_read, "write": do_write, "run": do_run, "terminal": do_terminal,
+    "own_write": do_own_write, "shell": do_shell, "wait_for": do_wait_for,
 }  # fmt: skip
 
 
