@@ -120,6 +120,10 @@ class Streaming:
         # Show (or update) the tool the request is about: with the rule that allowed it, if one.
         deltas = turn.answer.tool(asked.tool)
         tool = turn.answer.tool_call(asked.tool.tool_call_id) or ToolCall(id="?")
+        if self._checkpointing is not None and tool.id != "?":
+            # Some agents announce a command only in its permission request: its folders'
+            # checkpoint is taken now, before it may run.
+            self._checkpointing.tool(turn.watch, tool)
         options = [
             PermissionOption(option_id=o.option_id, name=o.name, kind=o.kind) for o in asked.options
         ]

@@ -97,21 +97,15 @@ class AnswerChanges:
             writes = [c for rel in sorted(rels) for c in by_rel.get(rel, [])]
             used |= rels
             path = str(Path(folder.root, *PurePosixPath(difference.path).parts))
-            route: ChangeRoute
-            if writes:
-                route = "fs"
-            elif rels & command_paths:
-                route = "command"
-            else:
-                route = "agent"
+            others = [o for o in watch.overlaps if folder.root in o.folders]
+            route = self._route(watch, path, bool(writes), bool(rels & command_paths), others)
+            if route is None:
+                continue  # the other answer's, by a route it is known to have taken
             if route != "agent" or path in watch.named:
                 watch.known.add(path)
                 during: list[str] = []
             else:
-                others = [o for o in watch.overlaps if folder.root in o.folders]
-                if any(o.knows(path) or self._wrote_live(o, path) for o in others):
-                    continue  # the other answer's, by a route it is known to have taken
-                during = sorted({o.agent for o in others if o.agent != watch.agent} or set())
+                during = sorted({o.agent for o in others if o.agent != watch.agent})
             record = self._record(watch, folder, difference, path, route, writes, during, notices)
             for extra in writes[1:]:
                 history.delete_change(extra.channel, extra.id)
@@ -123,6 +117,29 @@ class AnswerChanges:
                     history.delete_change(change.channel, change.id)
                     removed.append(change.id)
         return records, removed
+
+    def _route(
+        self,
+        watch: AnswerWatch,
+        path: str,
+        written: bool,
+        by_command: bool,
+        others: list[AnswerWatch],
+    ) -> ChangeRoute | None:
+        """How this answer made the file, or None when another answer at the same time is
+        known to have: this answer's fs write first, then the other's fs write or tool call
+        naming it, then this answer's commands and tool calls, then the other's commands."""
+        if written:
+            return "fs"
+        if any(path in o.named or self._wrote_live(o, path) for o in others):
+            return None
+        if by_command:
+            return "command"
+        if path in watch.named:
+            return "agent"
+        if any(o.knows(path) for o in others):
+            return None
+        return "agent"
 
     def _wrote_live(self, other: AnswerWatch, path: str) -> bool:
         return any(

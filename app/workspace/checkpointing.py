@@ -94,19 +94,26 @@ class Checkpointing:
         store = self.store
         if store is None or not self.enabled:
             return None
-        watched: dict[str, FolderWatch] = {}
-        for root in _distinct_roots(folders):
-            snapshot = await self._snapshot(store, root)
-            if snapshot is not None:
-                watched[root] = FolderWatch(root, [snapshot])
-        if not watched:
+        roots = _distinct_roots(folders)
+        if not roots:
             return None
-        watch = AnswerWatch(channel, message_id, agent, now_iso(), watched)
-        for root in watched:
+        # Known to the other answers on these folders before the first snapshot is taken (two
+        # answers starting together each see the other).
+        watch = AnswerWatch(channel, message_id, agent, now_iso(), {})
+        for root in roots:
             for other in self._open.setdefault(root, set()):
                 other.overlaps.add(watch)
                 watch.overlaps.add(other)
             self._open[root].add(watch)
+        for root in roots:
+            snapshot = await self._snapshot(store, root)
+            if snapshot is not None:
+                watch.folders[root] = FolderWatch(root, [snapshot])
+            else:
+                self._open[root].discard(watch)
+        if not watch.folders:
+            self.drop(watch)
+            return None
         self._keep_record(watch)
         return watch
 
@@ -195,6 +202,30 @@ class Checkpointing:
         watch.running.discard(key)
         if not watch.running:
             await self._boundary(watch)
+            await self._learn_command_paths(watch)
+
+    async def _learn_command_paths(self, watch: AnswerWatch) -> None:
+        """What the commands just ended changed is known to be this answer's at once: another
+        answer on the folder that ends first leaves it out of its own changes."""
+        store = self.store
+        if store is None:
+            return
+        for folder in watch.folders.values():
+            index = len(folder.snapshots) - 2
+            if index not in folder.command_segments:
+                continue
+            before, after = folder.snapshots[index], folder.snapshots[index + 1]
+            try:
+                found = await asyncio.to_thread(
+                    store.differences, folder.root, before.commit_id, after.commit_id
+                )
+            except CheckpointError as error:
+                log.warning("the changes of a command in %s are unknown: %s", folder.root, error)
+                continue
+            for difference in found:
+                for relative in (difference.path, difference.old_path):
+                    if relative:
+                        watch.known.add(str(Path(folder.root, *PurePosixPath(relative).parts)))
 
     async def _boundary(self, watch: AnswerWatch, keep: bool = False) -> None:
         """Snapshots between the answer's first and last are kept only while it runs."""

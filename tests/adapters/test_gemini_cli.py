@@ -12,8 +12,8 @@ ENOENT code and the tool fails ("Error checking existing file: … does not exis
 Sidekicks (upstream: google-gemini/gemini-cli#9280, #26448). Overwriting an existing file works
 (test_gemini_write_file_overwrites_an_existing_file_through_the_app).
 
-What the app does not do yet (xfail strict, test_gemini_shell_change_is_a_command): give the
-shell's change the route `command`.
+gemini-cli announces a command it asks about only in its permission request: the app takes the
+command's first checkpoint then (test_gemini_shell_change_is_a_command: route `command`).
 
 Permissions: gemini's default approval mode asks before run_shell_command and write_file; the
 requests are answered "allow" through the app (ChannelService.AnswerPermission, the fixture)."""
@@ -24,8 +24,6 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from tests.adapters.conftest import (
     PROMPT,
@@ -166,12 +164,6 @@ def test_gemini_answer_is_in_changes_reverted_and_restored(
 
 
 @needs_checkpoints
-@pytest.mark.xfail(
-    strict=True,
-    reason="app gap: gemini-cli announces a tool call it asks about only in its permission "
-    "request (no tool_call update until `completed`), and the app snapshots before an agent's "
-    "own command only on a tool_call update of kind execute, so the change reads `agent`",
-)
 def test_gemini_shell_change_is_a_command(adapter_desk: OpenAdapter, tmp_path: Path) -> None:
     """other.txt changed while gemini's own shell ran (run_shell_command, kind "execute"):
     route "command". gemini-cli 0.61.0 sends session/request_permission with the tool call

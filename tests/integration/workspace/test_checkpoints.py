@@ -1,0 +1,284 @@
+"""Every change, whatever made it (issue 25), through the real app and a real agent process
+(tests/fakes/workspace_agent.py): the answer's checkpoints see fs writes, the agent's own writes
+and commands; each file once per answer; reverted byte for byte; Restore; two answers at once;
+who wrote what after a restart; the store in Settings; checkpoints gone with their channel."""
+
+from __future__ import annotations
+
+import base64
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from app.core.errors import UserError
+from tests.integration.workspace.conftest import Desk
+from tests.waiting import wait_for
+
+BINARY = bytes(range(256)) * 4 + b"\x00\r\n\x00"
+
+
+def sed(path: Path, old: str, new: str) -> list[str]:
+    """A command that edits a file in place (Python's, so it runs the same everywhere)."""
+    code = (
+        "import sys,pathlib;p=pathlib.Path(sys.argv[1]);"
+        "p.write_bytes(p.read_bytes().replace(sys.argv[2].encode(),sys.argv[3].encode()))"
+    )
+    return [sys.executable, "-c", code, str(path), old, new]
+
+
+def by_path(desk: Desk, room: str, message_id: str) -> dict[str, object]:
+    return {
+        Path(c.path).name: c
+        for c in desk.sk.api.ChangesService.Changes(room)
+        if c.message_id == message_id
+    }
+
+
+def test_each_route_is_one_record_per_file_with_its_route(desk: Desk) -> None:
+    room = desk.channels.Direct("writer").id
+    work = desk.work
+    (work / "edited.txt").write_text("old line\n", encoding="utf-8")
+    (work / "gone.txt").write_text("delete me\n", encoding="utf-8")
+    results = desk.run(
+        room,
+        [
+            {"write": str(work / "fs.txt"), "text": "one\n"},
+            {"write": str(work / "fs.txt"), "text": "two\n"},  # twice: still one record
+            {"own_write": str(work / "own.txt"), "text": "mine\n"},
+            {"own_write": str(work / "image.bin"), "b64": base64.b64encode(BINARY).decode()},
+            {"own_write": str(work / "gone.txt"), "delete": True},
+            {"shell": sed(work / "edited.txt", "old", "new")},
+            {"run": sys.executable, "args": ["-c", "open('made.txt','w').write('by command')"],
+             "cwd": str(work), "wait": True},
+        ],
+    )  # fmt: skip
+    assert all(r.get("ok", True) and not r.get("error") for r in results), results
+    answer = desk.answer_ids(room)[-1]
+    found = by_path(desk, room, answer)
+    summary = {
+        name: (c.route, c.status, c.binary, c.additions, c.deletions)  # type: ignore[attr-defined]
+        for name, c in found.items()
+    }
+    assert summary == {
+        "fs.txt": ("fs", "added", False, 1, 0),
+        "own.txt": ("agent", "added", False, 1, 0),
+        "image.bin": ("agent", "added", True, 0, 0),
+        "gone.txt": ("agent", "deleted", False, 0, 1),
+        "edited.txt": ("command", "modified", False, 1, 1),
+        "made.txt": ("command", "added", False, 1, 0),
+    }
+    assert all(c.agent == "writer" and c.checkpoint == answer for c in found.values())  # type: ignore[attr-defined]
+    assert "+two\n" in found["fs.txt"].diff and "+one" not in found["fs.txt"].diff  # type: ignore[attr-defined]
+    [checkpoint] = desk.sk.api.CheckpointService.Checkpoints(room)
+    assert checkpoint.message_id == answer and checkpoint.restorable
+    assert checkpoint.folders == sorted(str(p.resolve()) for p in (desk.work, desk.extra))
+
+
+def test_the_whole_answer_reverts_byte_for_byte(desk: Desk) -> None:
+    room = desk.channels.Direct("writer").id
+    work = desk.work
+    kept = work / "kept.bin"
+    kept.write_bytes(BINARY)
+    (work / "edited.txt").write_bytes(b"old\r\nline\r\n")
+    desk.run(
+        room,
+        [
+            {"own_write": str(kept), "b64": base64.b64encode(BINARY[::-1]).decode()},
+            {"own_write": str(work / "sub" / "new.txt"), "text": "new"},
+            {"shell": sed(work / "edited.txt", "old", "new")},
+        ],
+    )
+    changes = desk.sk.api.ChangesService.Changes(room)
+    assert len(changes) == 3
+    reverted = desk.sk.api.ChangesService.Revert(room, [c.id for c in changes])
+    assert all(c.reverted for c in reverted)
+    assert kept.read_bytes() == BINARY
+    assert (work / "edited.txt").read_bytes() == b"old\r\nline\r\n"
+    assert not (work / "sub" / "new.txt").exists()
+
+
+def test_a_revert_is_refused_naming_the_file_changed_since(desk: Desk) -> None:
+    room = desk.channels.Direct("writer").id
+    target = desk.work / "own.txt"
+    desk.run(room, [{"own_write": str(target), "text": "agent\n"}])
+    target.write_text("person\n", encoding="utf-8")
+    [change] = desk.sk.api.ChangesService.Changes(room)
+    with pytest.raises(UserError, match=f"{target} changed since writer wrote it"):
+        desk.sk.api.ChangesService.Revert(room, [change.id])
+    assert target.read_text(encoding="utf-8") == "person\n"
+
+
+def test_one_hunk_is_reverted_and_the_record_keeps_the_rest(desk: Desk) -> None:
+    room = desk.channels.Direct("writer").id
+    target = desk.work / "long.txt"
+    lines = [f"line {i}\n" for i in range(40)]
+    target.write_text("".join(lines), encoding="utf-8")
+    changed = list(lines)
+    changed[2], changed[30] = "TWO\n", "THIRTY\n"
+    desk.run(room, [{"own_write": str(target), "text": "".join(changed)}])
+    [change] = desk.sk.api.ChangesService.Changes(room)
+    assert change.diff.count("@@ ") == 2
+    first = desk.sk.api.ChangesService.RevertHunk(room, change.id, 0)
+    text = target.read_text(encoding="utf-8")
+    assert "line 2\n" in text and "THIRTY\n" in text
+    assert not first.reverted and first.diff.count("@@ ") == 1 and "+THIRTY" in first.diff
+    with pytest.raises(UserError, match="no part 2"):
+        desk.sk.api.ChangesService.RevertHunk(room, change.id, 1)
+    last = desk.sk.api.ChangesService.RevertHunk(room, change.id, 0)
+    assert last.reverted and target.read_text(encoding="utf-8") == "".join(lines)
+
+
+def test_restore_undoes_every_later_answer_and_can_itself_be_undone(desk: Desk) -> None:
+    room = desk.channels.Direct("writer").id
+    work = desk.work
+    (work / "a.txt").write_text("A0\n", encoding="utf-8")
+    desk.run(room, [{"own_write": str(work / "a.txt"), "text": "A1\n"}])
+    desk.run(
+        room,
+        [
+            {"write": str(work / "b.txt"), "text": "B1\n"},
+            {"own_write": str(work / "a.txt"), "delete": True},
+        ],
+    )
+    first, _second = desk.answer_ids(room)
+    preview = desk.sk.api.CheckpointService.RestorePreview(room, first)
+    assert sorted((Path(f.path).name, f.status) for f in preview) == [
+        ("a.txt", "added"),  # recreated
+        ("b.txt", "deleted"),  # removed
+    ]
+    mark = desk.log.mark()
+    done = desk.sk.api.CheckpointService.Restore(room, first)
+    assert (work / "a.txt").read_text(encoding="utf-8") == "A0\n"
+    assert not (work / "b.txt").exists()
+    assert {(c.route, c.agent) for c in done} == {("restore", "you")}
+    notice = desk.log.wait(
+        "message:updated", lambda p: p["message"].get("code") == "restored", since=mark
+    )["message"]
+    assert notice["agent"] == "writer" and {c.message_id for c in done} == {notice["id"]}
+    # The restore is itself a change: reverting it brings the present back.
+    desk.sk.api.ChangesService.Revert(room, [c.id for c in done])
+    assert not (work / "a.txt").exists()
+    assert (work / "b.txt").read_text(encoding="utf-8") == "B1\n"
+
+
+def test_what_the_person_changes_between_answers_is_no_agent_s_change(desk: Desk) -> None:
+    room = desk.channels.Direct("writer").id
+    desk.run(room, [{"own_write": str(desk.work / "agent.txt"), "text": "1"}])
+    (desk.work / "person.txt").write_text("by hand", encoding="utf-8")
+    desk.run(room, [{"own_write": str(desk.work / "agent.txt"), "text": "2"}])
+    second = desk.answer_ids(room)[-1]
+    assert list(by_path(desk, room, second)) == ["agent.txt"]
+
+
+def test_two_answers_at_once_never_give_an_unknown_change_to_one(
+    desk: Desk, tmp_path: Path
+) -> None:
+    """writer and other share `work/`, each answering in its own conversation at the same
+    time: what a known route made is its own; what none tells is marked during both."""
+    go, writer_done = tmp_path / "go", tmp_path / "writer-done"
+    mine, theirs = desk.channels.Direct("writer").id, desk.channels.Direct("other").id
+    work = desk.work
+    mark_mine = desk.send(
+        mine,
+        [
+            {"wait_for": str(go)},
+            {"write": str(work / "writer-fs.txt"), "text": "w"},
+            {"own_write": str(work / "unknown.txt"), "text": "?", "quiet": True},
+            {"own_write": str(writer_done), "text": "", "quiet": True},
+        ],
+        "writer",
+    )
+    mark_theirs = desk.send(
+        theirs,
+        [
+            {"own_write": str(go), "text": "", "quiet": True},
+            {"wait_for": str(writer_done)},
+            {"shell": sed_new(work / "other-cmd.txt")},
+        ],
+        "other",
+    )
+    desk.results(mine, "writer", mark_mine)
+    desk.results(theirs, "other", mark_theirs)
+    changes = desk.sk.api.ChangesService
+    writer = {Path(c.path).name: c for c in changes.Changes(mine)}
+    other = {Path(c.path).name: c for c in changes.Changes(theirs)}
+    assert writer["writer-fs.txt"].route == "fs" and "writer-fs.txt" not in other
+    assert other["other-cmd.txt"].route == "command" and "other-cmd.txt" not in writer
+    # Nothing tells who wrote unknown.txt: both answers list it, each naming the other.
+    assert (writer["unknown.txt"].route, writer["unknown.txt"].during) == ("agent", ["other"])
+    assert (other["unknown.txt"].route, other["unknown.txt"].during) == ("agent", ["writer"])
+
+
+def sed_new(path: Path) -> list[str]:
+    return [sys.executable, "-c", f"open({str(path)!r}, 'w').write('made')"]
+
+
+def test_who_wrote_a_file_survives_a_restart(open_desk: Callable[[], Desk]) -> None:
+    desk = open_desk()
+    room = desk.channels.Direct("writer").id
+    shared = desk.work / "shared.txt"
+    desk.run(room, [{"own_write": str(shared), "text": "writer's\n"}])
+    desk.sk.close()
+    desk = open_desk()
+    other = desk.channels.Direct("other").id
+    mark = desk.log.mark()
+    desk.run(other, [{"own_write": str(shared), "text": "other's\n"}], "other")
+    [change] = desk.sk.api.ChangesService.Changes(other)
+    assert change.conflict_with == "writer"
+    notice = desk.log.wait(
+        "message:updated",
+        lambda p: p["channel"] == other and "had changed" in (p["message"].get("error") or ""),
+        since=mark,
+    )
+    assert f"@other changed {shared}, which @writer had changed" in notice["message"]["error"]
+
+
+def test_the_store_is_shown_cleared_and_gone_with_its_channel(desk: Desk) -> None:
+    room = desk.channels.Direct("writer").id
+    desk.run(room, [{"own_write": str(desk.work / "x.txt"), "text": "x"}])
+    service = desk.sk.api.CheckpointService
+    info = service.StoreInfo()
+    assert info.snapshots >= 4 and info.size_bytes > 0  # work/ and extra/, before and after
+    assert Path(info.folder).is_dir()
+    cleared = service.ClearCheckpoints(0)
+    assert cleared.snapshots == 0
+    [change] = desk.sk.api.ChangesService.Changes(room)
+    assert not change.revertible
+    with pytest.raises(UserError, match="cleared"):
+        desk.sk.api.ChangesService.Revert(room, [change.id])
+    assert not service.Checkpoints(room)[0].restorable
+    # A new answer, then the channel deleted: its snapshots go with it.
+    desk.run(room, [{"own_write": str(desk.work / "y.txt"), "text": "y"}])
+    assert service.StoreInfo().snapshots >= 4
+    desk.channels.Delete(room)
+    assert _eventually(lambda: service.StoreInfo().snapshots == 0)
+
+
+def test_checkpoints_can_be_turned_off(open_desk: Callable[[], Desk], tmp_path: Path) -> None:
+    config = tmp_path / "desk.yaml"
+    config.write_text("checkpoints:\n  enabled: false\n" + config.read_text(), encoding="utf-8")
+    desk = open_desk()
+    room = desk.channels.Direct("writer").id
+    desk.run(room, [{"own_write": str(desk.work / "x.txt"), "text": "x"}])
+    assert desk.sk.api.ChangesService.Changes(room) == []
+    assert desk.sk.api.CheckpointService.Checkpoints(room) == []
+
+
+def _eventually(condition: Callable[[], bool], timeout: float = 20.0) -> bool:
+    return bool(wait_for(condition, timeout=timeout, what="the condition"))
+
+
+def test_the_checkpoint_record_is_json_with_its_folders(desk: Desk) -> None:
+    room = desk.channels.Direct("writer").id
+    desk.run(room, [{"own_write": str(desk.work / "x.txt"), "text": "x"}])
+    [(answer, raw)] = desk.sk._parts.history.checkpoint_records(room)
+    record = json.loads(raw)
+    assert answer == desk.answer_ids(room)[-1]
+    assert {f["root"] for f in record["folders"]} == {
+        str(desk.work.resolve()),
+        str(desk.extra.resolve()),
+    }
+    assert all(f["before"]["id"] and f["after"]["id"] for f in record["folders"])
