@@ -44,6 +44,10 @@ export function systemText(message: Message): string {
       return message.error
         ? t("{agent} is unavailable: {error}", { agent, error: splitLines(message.error).reason })
         : t("{agent} is unavailable", { agent });
+    case "restored":
+      return message.agent
+        ? t("Folders restored to before @{agent}'s answer", { agent: message.agent })
+        : t("Folders restored to before an earlier answer");
     default:
       return message.error;
   }

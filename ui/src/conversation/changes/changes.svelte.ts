@@ -1,5 +1,6 @@
 // What agents changed on disk in one conversation (ChangesService.Changes), kept live from
-// `changes:changed` (new records and reverted ones), and reverting them (ChangesService.Revert).
+// `changes:changed` (new records and reverted ones; `removed` ids, merged into others, dropped),
+// and reverting them (ChangesService.Revert, or one hunk: RevertHunk).
 // A revert is all or nothing on the backend: refused, it says why in a sentence, kept here by
 // what was asked (one change, or a whole answer) until the next try. The Changes panel, the
 // header's button and each answer's "N files changed" read the same instance (ConversationView
@@ -12,12 +13,14 @@ import { messageOf } from "../../lib/errors";
 export interface ChangesBackend {
   changes(channel: string): Promise<FileChange[]>;
   revert(channel: string, changeIds: string[]): Promise<FileChange[]>;
+  revertHunk(channel: string, changeId: string, hunk: number): Promise<FileChange>;
   onChanged(callback: (event: ChangesChanged) => void): () => void;
 }
 
 const bindings: ChangesBackend = {
   changes: (channel) => ChangesService.Changes(channel),
   revert: (channel, ids) => ChangesService.Revert(channel, ids),
+  revertHunk: (channel, id, hunk) => ChangesService.RevertHunk(channel, id, hunk),
   onChanged: (callback) => On("changes:changed", callback),
 };
 
@@ -29,8 +32,9 @@ export interface AnswerChanges {
   changes: FileChange[];
 }
 
-/** The key a refusal is kept under: one change, or a whole answer. */
+/** The key a refusal is kept under: one change, one hunk of it, or a whole answer. */
 export const answerKey = (messageId: string): string => `answer:${messageId}`;
+export const hunkKey = (changeId: string, hunk: number): string => `hunk:${changeId}:${hunk}`;
 
 export class ChangesState {
   readonly channel: string;
@@ -47,7 +51,7 @@ export class ChangesState {
 
   #backend: ChangesBackend;
   #off: (() => void) | null = null;
-  #early: FileChange[][] | null = [];
+  #early: ChangesChanged[] | null = [];
 
   constructor(channel: string, backend: ChangesBackend = bindings) {
     this.channel = channel;
@@ -58,8 +62,8 @@ export class ChangesState {
   async open(): Promise<void> {
     this.#off = this.#backend.onChanged((event) => {
       if (event.channel !== this.channel) return;
-      if (this.#early) this.#early.push(event.changes);
-      else this.#merge(event.changes);
+      if (this.#early) this.#early.push(event);
+      else this.#apply(event);
     });
     try {
       const changes = await this.#backend.changes(this.channel);
@@ -70,7 +74,7 @@ export class ChangesState {
     }
     const early = this.#early ?? [];
     this.#early = null;
-    for (const changes of early) this.#merge(changes);
+    for (const event of early) this.#apply(event);
     this.loaded = true;
   }
 
@@ -118,30 +122,59 @@ export class ChangesState {
     return this.#revert(change.id, [change.id]);
   }
 
-  /** Reverts what an answer changed that is still in place. */
+  /** Reverts what an answer changed that is still in place (and still revertible). */
   revertAnswer(messageId: string): Promise<boolean> {
     const ids = this.ofMessage(messageId)
-      .filter((c) => !c.reverted)
+      .filter((c) => !c.reverted && c.revertible)
       .map((c) => c.id);
     return this.#revert(answerKey(messageId), ids);
   }
 
-  async #revert(key: string, ids: string[]): Promise<boolean> {
-    if (ids.length === 0 || this.reverting.has(key)) return false;
+  /** Reverts one hunk of a text change (its `hunk`-th "@@", from 0); the record comes back with
+   *  what is left of the change. Refused, the sentence is kept under the change's id, as a
+   *  revert's. */
+  revertHunk(change: FileChange, hunk: number): Promise<boolean> {
+    return this.#run(hunkKey(change.id, hunk), change.id, async () => [
+      await this.#backend.revertHunk(this.channel, change.id, hunk),
+    ]);
+  }
+
+  /** Records made elsewhere (a restore's) join the list. */
+  add(changes: readonly FileChange[]): void {
+    this.#merge(changes);
+  }
+
+  #revert(key: string, ids: string[]): Promise<boolean> {
+    if (ids.length === 0) return Promise.resolve(false);
+    return this.#run(key, key, () => this.#backend.revert(this.channel, ids));
+  }
+
+  /** One call at a time per `key` (what is busy); its refusal kept under `refusalKey`. */
+  async #run(key: string, refusalKey: string, call: () => Promise<FileChange[]>): Promise<boolean> {
+    if (this.reverting.has(key)) return false;
     this.reverting = new Set([...this.reverting, key]);
-    const { [key]: _previous, ...others } = this.refusals;
+    const { [refusalKey]: _previous, ...others } = this.refusals;
     this.refusals = others;
     try {
-      this.#merge(await this.#backend.revert(this.channel, ids));
+      this.#merge(await call());
       return true;
     } catch (err) {
-      this.refusals = { ...this.refusals, [key]: messageOf(err) };
+      this.refusals = { ...this.refusals, [refusalKey]: messageOf(err) };
       return false;
     } finally {
       const still = new Set(this.reverting);
       still.delete(key);
       this.reverting = still;
     }
+  }
+
+  /** An event's records merged, and those it removed (merged into others) dropped. */
+  #apply(event: ChangesChanged): void {
+    if (event.removed?.length) {
+      const gone = new Set(event.removed);
+      this.list = this.list.filter((c) => !gone.has(c.id));
+    }
+    this.#merge(event.changes);
   }
 
   /** New records are added (oldest first), known ones replaced. */

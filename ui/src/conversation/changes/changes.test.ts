@@ -5,7 +5,7 @@ import type { ChangesChanged, FileChange } from "../../../bindings";
 
 vi.mock("../../../bindings", () => ({ ChangesService: {}, On: () => () => undefined }));
 
-const { ChangesState, answerKey } = await import("./changes.svelte");
+const { ChangesState, answerKey, hunkKey } = await import("./changes.svelte");
 
 function change(id: string, messageId: string, path: string, extra: Partial<FileChange> = {}): FileChange {
   return {
@@ -22,6 +22,14 @@ function change(id: string, messageId: string, path: string, extra: Partial<File
     deletions: 0,
     conflictWith: "",
     throughLink: "",
+    route: "fs",
+    status: "modified",
+    oldPath: "",
+    binary: false,
+    during: [],
+    folder: "/w",
+    checkpoint: messageId,
+    revertible: true,
     ...extra,
   };
 }
@@ -31,6 +39,10 @@ class FakeBackend {
   answerChanges!: (changes: FileChange[]) => void;
   revertCalls: string[][] = [];
   revertResult: () => Promise<FileChange[]> = async () => [];
+  hunkCalls: [string, number][] = [];
+  hunkResult: () => Promise<FileChange> = async () => {
+    throw new Error("not expected");
+  };
 
   changes(): Promise<FileChange[]> {
     return new Promise((resolve) => (this.answerChanges = resolve));
@@ -39,12 +51,16 @@ class FakeBackend {
     this.revertCalls.push(ids);
     return this.revertResult();
   }
+  revertHunk(_channel: string, id: string, hunk: number): Promise<FileChange> {
+    this.hunkCalls.push([id, hunk]);
+    return this.hunkResult();
+  }
   onChanged(callback: (event: ChangesChanged) => void): () => void {
     this.listeners.add(callback);
     return () => this.listeners.delete(callback);
   }
-  emit(changes: FileChange[], channel = "c1"): void {
-    for (const listener of this.listeners) listener({ channel, changes });
+  emit(changes: FileChange[], channel = "c1", removed: string[] = []): void {
+    for (const listener of this.listeners) listener({ channel, changes, removed });
   }
 }
 
@@ -144,5 +160,56 @@ describe("ChangesState", () => {
     await state.open();
     expect(state.loadError).toBe("No such channel"); // shown as a sentence
     expect(state.loaded).toBe(true);
+  });
+
+  it("drops the records an event says were removed, also when it came while the list loaded", async () => {
+    const backend = new FakeBackend();
+    const state = new ChangesState("c1", backend);
+    const opening = state.open();
+    // The fs record x1 merged into the answer's snapshot record x3.
+    backend.emit([change("x3", "m1", "/w/a", { route: "agent" })], "c1", ["x1"]);
+    backend.answerChanges([change("x1", "m1", "/w/a"), change("x2", "m1", "/w/b")]);
+    await opening;
+    expect(state.list.map((c) => c.id)).toEqual(["x2", "x3"]);
+    backend.emit([], "c1", ["x2"]);
+    expect(state.list.map((c) => c.id)).toEqual(["x3"]);
+    backend.emit([], "another channel", ["x3"]);
+    expect(state.list.map((c) => c.id)).toEqual(["x3"]);
+  });
+
+  it("reverts one hunk: the record it gets back replaces the old one; a refusal is kept under the change", async () => {
+    const { backend, state } = await opened([change("x1", "m1", "/w/a", { additions: 2 })]);
+    const target = state.list[0]!;
+    backend.hunkResult = async () => change("x1", "m1", "/w/a", { additions: 1 });
+    expect(await state.revertHunk(target, 1)).toBe(true);
+    expect(backend.hunkCalls).toEqual([["x1", 1]]);
+    expect(state.list).toHaveLength(1);
+    expect(state.list[0]?.additions).toBe(1);
+    backend.hunkResult = async () => {
+      throw new Error("/w/a changed since worker wrote it: nothing was reverted");
+    };
+    let busy = false;
+    const refused = state.revertHunk(state.list[0]!, 0);
+    busy = state.reverting.has(hunkKey("x1", 0));
+    expect(await refused).toBe(false);
+    expect(busy).toBe(true);
+    expect(state.reverting.size).toBe(0);
+    expect(state.refusals["x1"]).toBe("/w/a changed since worker wrote it: nothing was reverted");
+  });
+
+  it("leaves out of an answer's revert the records whose checkpoint was cleared", async () => {
+    const { backend, state } = await opened([
+      change("x1", "m1", "/w/a", { revertible: false }),
+      change("x2", "m1", "/w/b"),
+    ]);
+    backend.revertResult = async () => [change("x2", "m1", "/w/b", { reverted: true })];
+    expect(await state.revertAnswer("m1")).toBe(true);
+    expect(backend.revertCalls).toEqual([["x2"]]);
+  });
+
+  it("adds records made elsewhere (a restore's) in their place by date", async () => {
+    const { state } = await opened([change("x1", "m1", "/w/a"), change("x3", "m3", "/w/c")]);
+    state.add([change("x2", "n1", "/w/a", { route: "restore", agent: "you" })]);
+    expect(state.list.map((c) => c.id)).toEqual(["x1", "x2", "x3"]);
   });
 });
