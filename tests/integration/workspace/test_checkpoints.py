@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+import signal
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +21,7 @@ from tests.integration.workspace.conftest import Desk
 from tests.waiting import wait_for
 
 BINARY = bytes(range(256)) * 4 + b"\x00\r\n\x00"
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def sed(path: Path, old: str, new: str) -> list[str]:
@@ -282,3 +286,74 @@ def test_the_checkpoint_record_is_json_with_its_folders(desk: Desk) -> None:
         str(desk.extra.resolve()),
     }
     assert all(f["before"]["id"] and f["after"]["id"] for f in record["folders"])
+
+
+KILLED_RESTORE = """
+import sys, threading
+from pathlib import Path
+from app import Sidekicks
+from app.workspace import located_io
+
+config, room, answer, marker = Path(sys.argv[1]), sys.argv[2], sys.argv[3], Path(sys.argv[4])
+real_write, real_delete = located_io.write, located_io.delete
+done = []
+
+def counted(step):
+    done.append(1)
+    if len(done) == 10:  # half way: say so, then wait for the kill
+        marker.write_text("10", encoding="utf-8")
+        threading.Event().wait()
+
+def write(location, data, *, create_folders):
+    real_write(location, data, create_folders=create_folders)
+    counted(location)
+
+def delete(location):
+    real_delete(location)
+    counted(location)
+
+located_io.write, located_io.delete = write, delete
+sk = Sidekicks(config=config).start()
+sk.api.CheckpointService.Restore(room, answer)
+"""
+
+
+def test_a_restore_killed_half_way_is_finished_at_the_next_start(
+    open_desk: Callable[[], Desk], tmp_path: Path
+) -> None:
+    desk = open_desk()
+    room = desk.channels.Direct("writer").id
+    kept = [desk.work / f"kept{i:02}.txt" for i in range(10)]
+    for path in kept:
+        path.write_text(f"{path.name} v0", encoding="utf-8")
+    made = [desk.work / f"made{i:02}.txt" for i in range(10)]
+    actions = [{"own_write": str(p), "text": "v1"} for p in kept + made]
+    assert all(r.get("ok") for r in desk.run(room, actions))
+    [answer] = desk.answer_ids(room)
+    config = desk.sk.config_path
+    desk.sk.close()
+
+    marker = tmp_path / "half-way"
+    app = subprocess.Popen(
+        [sys.executable, "-c", KILLED_RESTORE, str(config), room, answer, str(marker)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        wait_for(marker.exists, timeout=60, what="the restore to be half done")
+    finally:
+        app.send_signal(signal.SIGKILL)
+        app.wait(timeout=30)
+    left = [p for p in kept if p.read_text(encoding="utf-8") == "v1"] + [
+        p for p in made if p.exists()
+    ]
+    assert len(left) == 10  # half of the 20 files were put back when it was killed
+
+    again = open_desk()  # the next start finishes what was begun
+    assert [p.read_text(encoding="utf-8") for p in kept] == [f"{p.name} v0" for p in kept]
+    assert not any(p.exists() for p in made)
+    assert not again.sk._parts.history.value("revert-in-progress")
+    restore = [c for c in again.sk.api.ChangesService.Changes(room) if c.route == "restore"]
+    assert len(restore) == 20
+    again.sk.api.ChangesService.Revert(room, [c.id for c in restore])  # and it can be undone
+    assert all(p.read_text(encoding="utf-8") == "v1" for p in kept + made)
