@@ -24,7 +24,6 @@ from tests.adapters.conftest import (
     OpenAdapter,
     assert_changes_revert_restore,
     assert_played,
-    needs_checkpoints,
 )
 from tests.adapters.scripted_http import ScriptedServer
 
@@ -63,7 +62,7 @@ def claude(
         ]
 
 
-def test_claude_writes_with_write_and_edits_with_bash_asking_sidekicks(
+def test_claude_writes_runs_sed_and_its_answer_is_reverted_and_restored(
     claude: tuple[AdapterDesk, AnthropicDialect],
 ) -> None:
     desk, dialect = claude
@@ -97,14 +96,7 @@ def test_claude_writes_with_write_and_edits_with_bash_asking_sidekicks(
     # Claude Code kept its settings in the test's HOME, never in the real ~/.claude.
     assert (desk.home / ".claude").is_dir() or (desk.home / ".claude.json").is_file()
 
-
-@needs_checkpoints
-def test_claude_answer_is_in_changes_reverted_and_restored(
-    claude: tuple[AdapterDesk, AnthropicDialect],
-) -> None:
-    desk, _ = claude
-    room = desk.channels.Direct("claude").id
-    answer = desk.turn(room, PROMPT)
-    assert_played(desk, answer)
-    # Write writes the file itself, not through fs/write_text_file: route "agent".
+    # Phase 2 (checkpoints): Write writes the file in Claude Code's own process, not through
+    # fs/write_text_file, so notes.txt's route is "agent"; Bash's sed is a command (its tool call
+    # of kind execute is announced before its permission is asked).
     assert_changes_revert_restore(desk, room, answer, notes_route="agent")

@@ -24,7 +24,6 @@ from tests.adapters.conftest import (
     OpenAdapter,
     assert_changes_revert_restore,
     assert_played,
-    needs_checkpoints,
 )
 from tests.adapters.openai_responses_dialect import Call, Custom, ResponsesDialect, Say
 from tests.adapters.scripted_http import ScriptedServer
@@ -68,7 +67,7 @@ def codex(
         ]
 
 
-def test_codex_patches_and_runs_sed_asking_sidekicks(
+def test_codex_patches_runs_sed_and_its_answer_is_reverted_and_restored(
     codex: tuple[AdapterDesk, ResponsesDialect],
 ) -> None:
     desk, dialect = codex
@@ -94,14 +93,8 @@ def test_codex_patches_and_runs_sed_asking_sidekicks(
     ]
     assert "Success" in outputs[0] and "exited with code 0" in outputs[1], outputs
 
-
-@needs_checkpoints
-def test_codex_answer_is_in_changes_reverted_and_restored(
-    codex: tuple[AdapterDesk, ResponsesDialect],
-) -> None:
-    desk, _ = codex
-    room = desk.channels.Direct("codex").id
-    answer = desk.turn(room, PROMPT)
-    assert_played(desk, answer)
-    # apply_patch writes the file in Codex's own process, not through fs/write_text_file.
+    # Phase 2 (checkpoints): apply_patch writes the file in Codex's own process, not through
+    # fs/write_text_file, so notes.txt's route is "agent". exec_command's tool call is announced
+    # only as the command begins (sed is over by then); its permission request, which comes
+    # before, is what lets the app snapshot before it: route "command".
     assert_changes_revert_restore(desk, room, answer, notes_route="agent")
