@@ -110,7 +110,10 @@ def test_an_answer_of_three_routes_is_reviewed_reverted_in_part_and_restored(
 
     # Three records, one per file, each with its route's badge and its title.
     answer = page.locator(f"{MESSAGE}[data-role=agent]").last
-    answer.locator("[data-testid=answer-changes]").click()
+    summary = answer.locator("[data-testid=answer-changes]")
+    assert set(str(summary.get_attribute("data-routes")).split()) == {"fs", "agent", "command"}
+    assert f"{own} (Agent's own edit)" in str(summary.get_attribute("title"))
+    summary.click()
     panel = page.locator(PANEL)
     panel.wait_for()
     entries = panel.locator("[data-testid=change]")
