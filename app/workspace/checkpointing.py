@@ -43,6 +43,7 @@ from app.models.conversation import ToolCall
 from app.workspace.answer_changes import AnswerChanges, Notice
 from app.workspace.answer_watch import AnswerWatch, FolderWatch, now_iso
 from app.workspace.changes import ChangeLog, no_blobs
+from app.workspace.checkpoint_records import checkpoint_record, snapshots_of
 from app.workspace.reverting import ContentGone
 
 log = logging.getLogger(__name__)
@@ -259,15 +260,7 @@ class Checkpointing:
         store = self.store
         if store is None:
             return
-        by_root: dict[str, set[str]] = {}
-        for _answer, raw in self._changes.history.checkpoint_records(channel):
-            try:
-                for folder in json.loads(raw)["folders"]:
-                    for side in ("before", "after"):
-                        if folder.get(side):
-                            by_root.setdefault(folder["root"], set()).add(folder[side]["id"])
-            except (ValueError, KeyError, TypeError):
-                continue
+        by_root = snapshots_of(self._changes.history.checkpoint_records(channel))
         if not by_root:
             return
 
@@ -283,27 +276,7 @@ class Checkpointing:
         task.add_done_callback(self._forgetting.discard)
 
     def _keep_record(self, watch: AnswerWatch) -> None:
-        record = {
-            "agent": watch.agent,
-            "startedAt": watch.started_at,
-            "endedAt": now_iso() if watch.ended else "",
-            "folders": [
-                {
-                    "root": f.root,
-                    "before": _snapshot_json(f.snapshots[0]),
-                    "after": _snapshot_json(f.snapshots[-1]) if watch.ended else None,
-                }
-                for f in watch.folders.values()
-            ],
-            "skipped": sorted(
-                {
-                    str(Path(f.root, *PurePosixPath(s.path).parts))
-                    for f in watch.folders.values()
-                    for snapshot in (f.snapshots[0], f.snapshots[-1])
-                    for s in snapshot.skipped
-                }
-            ),
-        }
+        record = checkpoint_record(watch)
         try:
             self._changes.history.put_checkpoint(
                 watch.channel, watch.message_id, json.dumps(record).encode()
@@ -325,10 +298,6 @@ def _reader(store: CheckpointStore) -> Callable[[BlobRef], bytes]:
             ) from None
 
     return read
-
-
-def _snapshot_json(snapshot: Snapshot) -> dict[str, str]:
-    return {"id": snapshot.id, "commit": snapshot.commit_id}
 
 
 def _distinct_roots(folders: list[Path]) -> list[str]:
