@@ -4,6 +4,8 @@ events of app/acp/updates.py."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import logging
 
 from app.acp.updates import (
@@ -122,8 +124,11 @@ class Streaming:
         tool = turn.answer.tool_call(asked.tool.tool_call_id) or ToolCall(id="?")
         if self._checkpointing is not None and tool.id != "?":
             # Some agents announce a command only in its permission request: its folders'
-            # checkpoint is taken now, before it may run.
-            self._checkpointing.tool(turn.watch, tool)
+            # checkpoint is taken now, and the agent hears the answer once it is taken, so the
+            # command's changes are the command's however fast it runs.
+            taken = self._checkpointing.tool(turn.watch, tool)
+            if taken is not None and not taken.done():
+                asked = dataclasses.replace(asked, reply=_relayed(asked.reply, taken))
         options = [
             PermissionOption(option_id=o.option_id, name=o.name, kind=o.kind) for o in asked.options
         ]
@@ -166,3 +171,27 @@ class Streaming:
         if kind not in self._ignored:
             self._ignored.add(kind)
             log.info("ignoring session updates of kind %r", kind)
+
+
+def _relayed(
+    reply: asyncio.Future[str | None], after: asyncio.Future[None]
+) -> asyncio.Future[str | None]:
+    """A future whose result goes on to `reply` once `after` is done."""
+    relay: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+
+    async def forward(result: str | None) -> None:
+        await asyncio.wait({after})
+        if not reply.done():
+            reply.set_result(result)
+
+    def on_done(done: asyncio.Future[str | None]) -> None:
+        result = None if done.cancelled() or done.exception() else done.result()
+        task = asyncio.ensure_future(forward(result))
+        _forwarding.add(task)
+        task.add_done_callback(_forwarding.discard)
+
+    relay.add_done_callback(on_done)
+    return relay
+
+
+_forwarding: set[asyncio.Future[None]] = set()

@@ -118,22 +118,25 @@ class Checkpointing:
         self._keep_record(watch)
         return watch
 
-    def tool(self, watch: AnswerWatch | None, tool: ToolCall) -> None:
-        """A tool call of the answer started or changed: the paths it names, and its command."""
+    def tool(self, watch: AnswerWatch | None, tool: ToolCall) -> asyncio.Future[None] | None:
+        """A tool call of the answer started or changed: the paths it names, and its command.
+        The snapshot taken before a command, when one is (the caller may wait for it)."""
         if watch is None or watch.ended:
-            return
+            return None
         for location in tool.locations:
             watch.named.add(os.path.realpath(location.path))
         for diff in tool.diffs:
             watch.named.add(os.path.realpath(diff.path))
         if tool.kind != "execute":
-            return
+            return None
         key = f"tool:{tool.id}"
         if tool.status in FINISHED:
             if key in watch.running:
                 self.command_ended(watch, key)
-        elif key not in watch.running:
-            self._then(watch, lambda: self._command_starts(watch, key))
+            return None
+        if key in watch.running:
+            return None
+        return self._then(watch, lambda: self._command_starts(watch, key))
 
     async def command_started(self, watch: AnswerWatch | None, key: str) -> None:
         """An ACP terminal's command is about to start: waits for the snapshot before it."""

@@ -23,7 +23,6 @@ import pytest
 
 from app import Sidekicks
 from app.agents.supervisor import Tuning
-from app.api import Api
 from tests.waiting import EventLog, wait_for
 
 ADAPTERS = Path(__file__).resolve().parent
@@ -39,10 +38,6 @@ SED = "sed -i 's/old/new/' other.txt"
 # Phase 2 of the scenario needs the checkpoints (issue 25) wired into the app: without a
 # CheckpointService its tests are expected to fail (strict: with it they must pass). Wired since
 # 2ba3359, so this marks nothing now; kept for the tests that carry it.
-CHECKPOINTS_WIRED = "CheckpointService" in getattr(Api, "__annotations__", {})
-needs_checkpoints = pytest.mark.xfail(
-    not CHECKPOINTS_WIRED, reason="the checkpoints are not wired yet (issue 25)", strict=True
-)
 
 
 def adapter_program(name: str) -> str:

@@ -30,7 +30,6 @@ from tests.adapters.conftest import (
     SED,
     AdapterDesk,
     OpenAdapter,
-    needs_checkpoints,
     snapshot,
 )
 from tests.adapters.gemini_dialect import Call, GeminiScript
@@ -132,38 +131,49 @@ def test_gemini_runs_its_shell_but_cannot_create_a_file_through_the_client(
         assert "does not exist" in results[0]["response"]["error"]
 
 
-@needs_checkpoints
 def test_gemini_answer_is_in_changes_reverted_and_restored(
     adapter_desk: OpenAdapter, tmp_path: Path
 ) -> None:
-    """Phase 2 (issue 25) with what gemini-cli does: only the command's change (the write
-    never happened: nothing for notes.txt), reverted; the same message again, then Restore."""
+    """Issue 25's "done when" with gemini-cli: one answer writes a file (write_file; notes.txt
+    exists, since gemini cannot create one through an ACP client: the module's docstring) and
+    runs a command that edits another; Changes lists both, Revert puts both back; the same
+    message again, then Restore undoes that answer."""
     script = GeminiScript([WRITE, SED_CALL, "done"])
     with ScriptedServer([script]) as server:
         desk = open_gemini(adapter_desk, tmp_path / "home", server)
+        notes = desk.work / "notes.txt"
+        notes.write_text("old notes\n", encoding="utf-8", newline="\n")
         room = desk.channels.Direct(AGENT).id
         answer = turn(desk, room, server)
-        notes, other = desk.work / "notes.txt", desk.work / "other.txt"
+        assert snapshot(desk.work) == {
+            "notes.txt": "hello from gemini\n",
+            "other.txt": "new line\n",
+        }
         changes = desk.sk.api.ChangesService.Changes(room)
-        # Its route: test_gemini_shell_change_is_a_command.
-        assert [(Path(c.path).name, c.status) for c in changes] == [("other.txt", "modified")]
+        assert sorted((Path(c.path).name, c.status, c.route) for c in changes) == [
+            ("notes.txt", "modified", "fs"),  # write_file goes through fs/write_text_file
+            ("other.txt", "modified", "command"),  # run_shell_command, gemini's own shell
+        ]
         assert {(c.agent, c.message_id) for c in changes} == {(AGENT, answer["id"])}
         desk.sk.api.ChangesService.Revert(room, [c.id for c in changes])
-        assert snapshot(desk.work) == {"other.txt": "old line\n"}
+        assert snapshot(desk.work) == {"notes.txt": "old notes\n", "other.txt": "old line\n"}
 
         again = turn(desk, room, server)  # the same message: a second answer does it again
         assert again["id"] != answer["id"]
-        assert other.read_text(encoding="utf-8") == "new line\n" and not notes.exists()
+        assert snapshot(desk.work) == {
+            "notes.txt": "hello from gemini\n",
+            "other.txt": "new line\n",
+        }
         checkpoints = desk.sk.api.CheckpointService
         preview = checkpoints.RestorePreview(room, again["id"])
-        assert [(Path(f.path).name, f.status, f.skipped) for f in preview] == [
-            ("other.txt", "modified", "")
+        assert sorted((Path(f.path).name, f.status, f.skipped) for f in preview) == [
+            ("notes.txt", "modified", ""),
+            ("other.txt", "modified", ""),
         ], preview
         checkpoints.Restore(room, again["id"])
-        assert snapshot(desk.work) == {"other.txt": "old line\n"}
+        assert snapshot(desk.work) == {"notes.txt": "old notes\n", "other.txt": "old line\n"}
 
 
-@needs_checkpoints
 def test_gemini_shell_change_is_a_command(adapter_desk: OpenAdapter, tmp_path: Path) -> None:
     """other.txt changed while gemini's own shell ran (run_shell_command, kind "execute"):
     route "command". gemini-cli 0.61.0 sends session/request_permission with the tool call
@@ -179,7 +189,6 @@ def test_gemini_shell_change_is_a_command(adapter_desk: OpenAdapter, tmp_path: P
         assert [(Path(c.path).name, c.route) for c in changes] == [("other.txt", "command")]
 
 
-@needs_checkpoints
 def test_gemini_write_file_overwrites_an_existing_file_through_the_app(
     adapter_desk: OpenAdapter, tmp_path: Path
 ) -> None:

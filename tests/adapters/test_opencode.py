@@ -24,7 +24,6 @@ from tests.adapters.conftest import (
     AdapterDesk,
     OpenAdapter,
     allow_option,
-    needs_checkpoints,
     snapshot,
 )
 from tests.adapters.scripted_http import ScriptedServer
@@ -161,7 +160,6 @@ def test_opencode_writes_a_file_and_runs_a_command(adapter_desk: OpenAdapter) ->
         assert len(model.turns) == 3
 
 
-@needs_checkpoints
 def test_opencode_answer_is_in_changes_reverted_and_restored(adapter_desk: OpenAdapter) -> None:
     with ScriptedServer([script()]) as server:
         desk = open_opencode(adapter_desk, server)

@@ -29,10 +29,11 @@ TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimat
 ORIGINAL = "one\ntwo\nthree\n"
 EDITED = "one\nTWO\nthree\n"
 NEW_FILE = "print('hello')\n"
-# Green at once, then red once the test lets it finish (the `go` file): the card is seen running.
+# Green at once, then red once the test lets it finish (the `go` file, beside the agent's folder
+# so that it is no change of the answer's): the card is seen running.
 SCRIPT = (
     "printf '\\033[32mgreen light\\033[0m\\n'; "
-    "while [ ! -e go ]; do sleep 0.02; done; "
+    "while [ ! -e ../go ]; do sleep 0.02; done; "
     "printf '\\033[31mred light\\033[0m done\\n'"
 )
 
@@ -142,7 +143,7 @@ def test_a_turn_that_writes_and_runs_is_reviewed_and_reverted_from_the_window(
     assert any("green light" in data for data in live)
     shoot(page, shots, "running")
 
-    (work / "go").write_text("", encoding="utf-8")
+    (work.parent / "go").write_text("", encoding="utf-8")
     page.wait_for_function(
         "() => document.querySelector('[data-testid=terminal]')?.dataset.exitCode === '0'",
         timeout=WAIT,

@@ -37,7 +37,7 @@ OWN = "written by the agent itself\n"
 # The agent's own shell is snapshotted before when its tool call is announced, which a bare
 # `sed` outruns (app/workspace/checkpointing.py says so; measured here: its change then reads
 # "agent"). Half a second before it runs is the margin, not a wait of the test's.
-SED = "sleep 0.5 && sed -i s/beta/BETA/ other.txt"
+SED = ["sed", "-i", "s/beta/BETA/", "other.txt"]
 
 
 @pytest.fixture
@@ -90,9 +90,14 @@ def answer_of_three_routes(page: Page, work: Path) -> None:
     actions = [
         {"write": str(work / "notes.txt"), "text": EDITED},
         {"own_write": str(work / "own.txt"), "text": OWN},
-        {"shell": ["sh", "-c", SED], "cwd": str(work)},
+        # Asked first (as agents that ask before a command do): the window's Allow is heard by
+        # the agent once the folder's checkpoint is taken, so sed's change is the command's.
+        {"shell": SED, "cwd": str(work), "asked": True},
     ]
     send(page, json.dumps(actions))
+    prompt = page.locator("[data-testid=permission][data-state=pending]")
+    prompt.wait_for(timeout=WAIT)
+    prompt.locator("[data-option=once]").click()
     page.wait_for_selector(f"{MESSAGE}[data-role=agent][data-done=true]", timeout=WAIT)
     page.wait_for_selector(
         f"{MESSAGE}[data-role=agent] [data-testid=answer-changes][data-files='3']", timeout=WAIT

@@ -25,8 +25,10 @@ out in order through the client:
                                                  the agent writes (or deletes) the file itself,
                                                  as its own tools do: announced as a tool call
                                                  of kind edit naming the path (none if "quiet")
-  {"shell": [ARGV...], "cwd": DIR}               runs a command itself (its own shell),
-                                                 announced as a tool call of kind execute;
+  {"shell": [ARGV...], "cwd": DIR, "asked": false} runs a command itself (its own shell),
+                                                 announced as a tool call of kind execute
+                                                 (asked first with "asked", as agents that ask
+                                                 before a command do; refused: not run);
                                                  reports the exit code
   {"wait_for": PATH, "timeout": SECONDS}         waits until PATH exists (two answers at once)
 
@@ -209,10 +211,18 @@ def do_own_write(sid: str, action: dict[str, Any]) -> dict[str, Any]:
 def do_shell(sid: str, action: dict[str, Any]) -> dict[str, Any]:
     argv = [str(a) for a in action["shell"]]
     call_id = _next_call_id()
-    update(sid, {
-        "sessionUpdate": "tool_call", "toolCallId": call_id, "title": " ".join(argv),
-        "kind": "execute", "status": "in_progress",
-    })  # fmt: skip
+    tool = {"toolCallId": call_id, "title": " ".join(argv), "kind": "execute"}
+    if action.get("asked"):
+        options = [
+            {"optionId": "once", "name": "Allow once", "kind": "allow_once"},
+            {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+        ]
+        answer = call("session/request_permission", {
+            "sessionId": sid, "toolCall": {**tool, "status": "pending"}, "options": options,
+        })  # fmt: skip
+        if answer.get("outcome", {}).get("optionId") != "once":
+            return {"shell": argv, "refused": True}
+    update(sid, {"sessionUpdate": "tool_call", **tool, "status": "in_progress"})
     done = subprocess.run(argv, cwd=action.get("cwd"), capture_output=True, timeout=60)
     update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": call_id,
                  "status": "completed" if done.returncode == 0 else "failed"})  # fmt: skip
