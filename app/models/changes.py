@@ -76,6 +76,16 @@ class RestoreFile(WireModel):
     skipped: str = ""
 
 
+class SkippedFile(WireModel):
+    """A file an answer's checkpoints left out: `reason` "too large" (over
+    `checkpoints.maxFileBytes`), "nested repository" (a folder with its own .git, whole) or
+    "unreadable". Its changes are not seen, reverted nor restored."""
+
+    path: str
+    size: int
+    reason: str
+
+
 class AnswerCheckpoint(WireModel):
     """An answer whose agent's folders were checkpointed when it started and ended."""
 
@@ -85,9 +95,7 @@ class AnswerCheckpoint(WireModel):
     started_at: str
     ended_at: str = ""  # "" while the answer runs
     restorable: bool = True  # false once its checkpoints were cleared, or while it runs
-    skipped: list[str] = Field(
-        default_factory=list
-    )  # files left out of its checkpoints (size cap, nested repository)
+    skipped: list[SkippedFile] = Field(default_factory=list)  # left out of its checkpoints
 
 
 class CheckpointStoreInfo(WireModel):

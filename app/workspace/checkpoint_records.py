@@ -25,15 +25,19 @@ def checkpoint_record(watch: AnswerWatch) -> dict[str, Any]:
             }
             for f in watch.folders.values()
         ],
-        "skipped": sorted(
-            {
-                str(Path(f.root, *PurePosixPath(s.path).parts))
-                for f in watch.folders.values()
-                for snapshot in (f.snapshots[0], f.snapshots[-1])
-                for s in snapshot.skipped
-            }
-        ),
+        "skipped": _skipped(watch),
     }
+
+
+def _skipped(watch: AnswerWatch) -> list[dict[str, Any]]:
+    """What the answer's first and last snapshots left out, each file once."""
+    found: dict[str, dict[str, Any]] = {}
+    for folder in watch.folders.values():
+        for snapshot in (folder.snapshots[0], folder.snapshots[-1]):
+            for skipped in snapshot.skipped:
+                path = str(Path(folder.root, *PurePosixPath(skipped.path).parts))
+                found[path] = {"path": path, "size": skipped.size, "reason": skipped.reason}
+    return [found[path] for path in sorted(found)]
 
 
 def snapshots_of(records: list[tuple[str, bytes]]) -> dict[str, set[str]]:

@@ -20,13 +20,21 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
+from pydantic import ValidationError
+
 from app.checkpoints.model import FileDifference
 from app.checkpoints.store import CheckpointError, CheckpointStore
 from app.core.errors import UserError
 from app.core.ids import new_id
 from app.history.change_records import BlobRef, ChangeTexts
 from app.i18n import _
-from app.models.changes import AnswerCheckpoint, CheckpointStoreInfo, FileChange, RestoreFile
+from app.models.changes import (
+    AnswerCheckpoint,
+    CheckpointStoreInfo,
+    FileChange,
+    RestoreFile,
+    SkippedFile,
+)
 from app.workspace.answer_watch import now_iso
 from app.workspace.changes import PERSON, ChangeLog, unified_diff
 from app.workspace.checkpointing import Checkpointing
@@ -46,7 +54,7 @@ class _Kept:
     started_at: str
     ended_at: str
     before: dict[str, tuple[str, str]]  # folder -> (snapshot id, commit id)
-    skipped: list[str]
+    skipped: list[SkippedFile]
 
 
 def _kept(message_id: str, raw: bytes) -> _Kept | None:
@@ -62,9 +70,9 @@ def _kept(message_id: str, raw: bytes) -> _Kept | None:
             str(data["startedAt"]),
             str(data.get("endedAt", "")),
             before,
-            [str(s) for s in data.get("skipped", [])],
+            [SkippedFile.model_validate(s) for s in data.get("skipped", [])],
         )
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, ValidationError):
         log.warning("ignoring a damaged checkpoint record of %s", message_id)
         return None
 

@@ -32,7 +32,7 @@ export interface AnswerCheckpoint {
   startedAt: string;
   endedAt: string;
   restorable: boolean;
-  skipped: string[];
+  skipped: SkippedFile[];
 }
 
 /** Messages around one message (it included), oldest first: `more` = older ones exist, `moreAfter` = newer ones exist (load them with `Newer`). */
@@ -379,6 +379,13 @@ export interface SignInTerminalInfo {
 export interface SignInTerminalOutput {
   terminal: string;
   data: string;
+}
+
+/** A file an answer's checkpoints left out: `reason` "too large" (over `checkpoints.maxFileBytes`), "nested repository" (a folder with its own .git, whole) or "unreadable". Its changes are not seen, reverted nor restored. */
+export interface SkippedFile {
+  path: string;
+  size: number;
+  reason: string;
 }
 
 /** Extension: a command an agent ran ended (exit code, or the signal that killed it). */

@@ -374,3 +374,25 @@ def test_a_restore_killed_half_way_is_finished_at_the_next_start(
     assert len(restore) == 20
     again.sk.api.ChangesService.Revert(room, [c.id for c in restore])  # and it can be undone
     assert all(p.read_text(encoding="utf-8") == "v1" for p in kept + made)
+
+
+def test_files_over_the_size_cap_are_left_out_and_said(
+    open_desk: Callable[[], Desk], tmp_path: Path
+) -> None:
+    config = tmp_path / "desk.yaml"
+    config.write_text("checkpoints:\n  maxFileBytes: 100\n" + config.read_text(), encoding="utf-8")
+    desk = open_desk()
+    room = desk.channels.Direct("writer").id
+    big, small = desk.work / "big.bin", desk.work / "small.txt"
+    desk.run(
+        room,
+        [
+            {"own_write": str(big), "text": "x" * 1000},
+            {"own_write": str(small), "text": "fits"},
+        ],
+    )
+    assert [Path(c.path).name for c in desk.sk.api.ChangesService.Changes(room)] == ["small.txt"]
+    [checkpoint] = desk.sk.api.CheckpointService.Checkpoints(room)
+    assert [(s.path, s.size, s.reason) for s in checkpoint.skipped] == [
+        (str(big.resolve()), 1000, "too large")
+    ]

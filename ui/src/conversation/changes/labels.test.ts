@@ -2,9 +2,18 @@
 
 import { describe, expect, it } from "vitest";
 import type { RestoreFile } from "../../../bindings";
-import { duringText, restoreStatus, routeLabel, skippedText, whoText } from "./labels";
+import { duringText, restoreStatus, routeLabel, skippedReason, skippedText, whoText } from "./labels";
 
 describe("change labels", () => {
+  it("says why a file was left out of the checkpoints", () => {
+    expect(["too large", "nested repository", "unreadable", "other"].map(skippedReason)).toEqual([
+      "over the size cap",
+      "a repository of its own",
+      "unreadable",
+      "other",
+    ]);
+  });
+
   it("names each route shortly", () => {
     expect(["fs", "agent", "command", "restore"].map((r) => routeLabel(r as "fs"))).toEqual([
       "Sidekicks write",

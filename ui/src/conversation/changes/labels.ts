@@ -70,3 +70,11 @@ export function skippedText(skipped: string): string {
   if (skipped === "link") return t("left as it is (a symbolic link)");
   return t("left as it is ({reason})", { reason: skipped });
 }
+
+/** Why an answer's checkpoints left a file out (app/checkpoints/model.py SkipReason). */
+export function skippedReason(reason: string): string {
+  if (reason === "too large") return t("over the size cap");
+  if (reason === "nested repository") return t("a repository of its own");
+  if (reason === "unreadable") return t("unreadable");
+  return reason;
+}
