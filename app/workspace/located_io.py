@@ -81,16 +81,21 @@ def current(location: Location) -> bytes | None:
         raise
 
 
-def write(location: Location, data: bytes, *, create_folders: bool) -> None:
+def write(
+    location: Location, data: bytes, *, create_folders: bool, executable: bool = False
+) -> None:
     """Replaces the file in one step (a temporary file in its folder, synced, renamed over it):
     a reader or a crash sees the old text or the new, never half. An existing file keeps its
     mode; a new one gets the usual mode (0666 less the umask). Missing folders are made only
-    with `create_folders`."""
+    with `create_folders`. `executable` (a revert of an executable file) adds the execute
+    bits where the mode can read (POSIX; Windows has none)."""
     if location.folder < 0:
         _write_by_path(location, data, create_folders)
         return
     folder = _made_folders(location, create_folders)
     mode = _mode_of(location, folder)
+    if executable:
+        mode |= (mode & 0o444) >> 2
     temporary = temp_files.temporary_name(location.name)
     with temp_files.tracked(location.real.parent / temporary):
         try:

@@ -59,6 +59,7 @@ class Step:
     then: Then
     link: bool = False  # a side of it is a symbolic link: refused
     hunk_after: bytes | None = None  # for "hunk": the record's new "after"
+    executable: bool = False  # the target is an executable file (its mode says so)
 
 
 class ContentGone(UserError):
@@ -80,18 +81,23 @@ def is_link(side: Side) -> bool:
     return isinstance(side, BlobRef) and side.kind == "link"
 
 
+def is_executable(side: Side) -> bool:
+    return isinstance(side, BlobRef) and side.kind == "executable"
+
+
 def steps_back(
     change: FileChange, texts: ChangeTexts, blob: Callable[[BlobRef], bytes]
 ) -> list[Step]:
     """The steps that undo one change: its file back to what it held before."""
     link = is_link(texts.before) or is_link(texts.after)
     before, after = content(texts.before, blob), content(texts.after, blob)
+    executable = is_executable(texts.before)
     if change.status == "renamed" and change.old_path:
         return [
             Step(change, change.path, after, None, "reverted", link),
-            Step(change, change.old_path, None, before, "reverted", link),
+            Step(change, change.old_path, None, before, "reverted", link, executable=executable),
         ]
-    return [Step(change, change.path, after, before, "reverted", link)]
+    return [Step(change, change.path, after, before, "reverted", link, executable=executable)]
 
 
 def steps_forward(
@@ -99,7 +105,11 @@ def steps_forward(
 ) -> list[Step]:
     """The steps that make one change (a restore's): its file to what it holds after."""
     back = steps_back(change, texts, blob)
-    return [Step(s.change, s.path, s.target, s.expected, "applied", s.link) for s in back[::-1]]
+    executable = is_executable(texts.after)
+    return [
+        Step(s.change, s.path, s.target, s.expected, "applied", s.link, executable=executable)
+        for s in back[::-1]
+    ]
 
 
 class FileEdits:
@@ -133,7 +143,7 @@ class FileEdits:
         try:
             for step in steps:
                 place = places[step.path]
-                await asyncio.to_thread(_write, place, step.target)
+                await asyncio.to_thread(_write, place, step.target, step.executable)
                 self._log.reverted(place.real, step.target)
                 done[step.change.id] = step.change
             for step in steps:
@@ -169,6 +179,7 @@ def _journal(channel: str, steps: list[Step]) -> bytes:
                     "expected": _b64(s.expected),
                     "target": _b64(s.target),
                     "then": s.then,
+                    "executable": s.executable,
                 }
                 for s in steps
             ],
@@ -243,12 +254,12 @@ def _bytes_now(place: Location) -> bytes | None:
         raise UserError(str(error)) from None
 
 
-def _write(place: Location, target: bytes | None) -> None:
+def _write(place: Location, target: bytes | None, executable: bool = False) -> None:
     if target is None:
         located_io.delete(place)
     else:
         # A folder the change removed is made again (inside the located folder only).
-        located_io.write(place, target, create_folders=True)
+        located_io.write(place, target, create_folders=True, executable=executable)
 
 
 def recover_revert(changes: ChangeLog) -> list[FileChange]:
@@ -304,6 +315,7 @@ def _journal_steps(changes: ChangeLog, channel: str, raw: list[dict[str, object]
                 target,
                 "hunk" if then == "hunk" else "applied" if then == "applied" else "reverted",
                 hunk_after=target if then == "hunk" else None,
+                executable=bool(item.get("executable", False)),
             )
         )
     return steps
@@ -336,7 +348,7 @@ def _finish_one(changes: ChangeLog, step: Step, now: dict[str, bytes | None]) ->
         if now[step.path] != step.expected:
             log.warning("%s changed since the interrupted revert: left as it is", step.path)
             return False
-        _write(place, step.target)
+        _write(place, step.target, step.executable)
         changes.reverted(place.real, step.target)
         now[step.path] = step.target
         return True

@@ -321,8 +321,8 @@ def counted(step):
         marker.write_text("10", encoding="utf-8")
         threading.Event().wait()
 
-def write(location, data, *, create_folders):
-    real_write(location, data, create_folders=create_folders)
+def write(location, data, *, create_folders, executable=False):
+    real_write(location, data, create_folders=create_folders, executable=executable)
     counted(location)
 
 def delete(location):
@@ -396,3 +396,17 @@ def test_files_over_the_size_cap_are_left_out_and_said(
     assert [(s.path, s.size, s.reason) for s in checkpoint.skipped] == [
         (str(big.resolve()), 1000, "too large")
     ]
+
+
+@pytest.mark.posix_only("Windows files have no execute bit")
+def test_a_deleted_executable_comes_back_executable(desk: Desk) -> None:
+    room = desk.channels.Direct("writer").id
+    script = desk.work / "run.sh"
+    script.write_text("#!/bin/sh\necho hi\n", encoding="utf-8")
+    script.chmod(0o755)
+    desk.run(room, [{"own_write": str(script), "delete": True}])
+    [change] = desk.sk.api.ChangesService.Changes(room)
+    assert change.status == "deleted"
+    desk.sk.api.ChangesService.Revert(room, [change.id])
+    assert script.read_text(encoding="utf-8") == "#!/bin/sh\necho hi\n"
+    assert os.access(script, os.X_OK)

@@ -84,8 +84,8 @@ config, room, marker = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
 real_write = located_io.write
 written = []
 
-def write(location, data, *, create_folders):
-    real_write(location, data, create_folders=create_folders)
+def write(location, data, *, create_folders, executable=False):
+    real_write(location, data, create_folders=create_folders, executable=executable)
     written.append(location.real)
     if len(written) == 10:  # half way: say so, then wait for the kill
         marker.write_text("10", encoding="utf-8")
