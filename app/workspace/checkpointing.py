@@ -155,8 +155,11 @@ class Checkpointing:
         watch.ended = True
         for root in watch.folders:
             self._open.get(root, set()).discard(watch)
+        changes: list[FileChange] = []
         try:
             changes = await self._answer_changes.record(watch)
+        except Exception:  # the answer is kept all the same; its fs records stay as they were
+            log.exception("the changes of %s's answer could not be recorded", watch.agent)
         finally:
             self._keep_record(watch)
             for other in watch.overlaps:

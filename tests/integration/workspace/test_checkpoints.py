@@ -410,3 +410,20 @@ def test_a_deleted_executable_comes_back_executable(desk: Desk) -> None:
     desk.sk.api.ChangesService.Revert(room, [change.id])
     assert script.read_text(encoding="utf-8") == "#!/bin/sh\necho hi\n"
     assert os.access(script, os.X_OK)
+
+
+def test_an_answer_is_kept_when_its_changes_cannot_be_recorded(
+    desk: Desk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.workspace.answer_changes import AnswerChanges
+
+    async def broken(self: AnswerChanges, watch: object) -> list[object]:
+        raise RuntimeError("the store broke")
+
+    monkeypatch.setattr(AnswerChanges, "record", broken)
+    room = desk.channels.Direct("writer").id
+    results = desk.run(room, [{"write": str(desk.work / "kept.txt"), "text": "k"}])
+    assert results == [{"write": str(desk.work / "kept.txt"), "ok": True}]
+    [change] = desk.sk.api.ChangesService.Changes(room)  # the live fs record stays
+    assert (change.route, change.checkpoint) == ("fs", "")
+    assert desk.answer_ids(room)  # and the answer was kept
