@@ -23,8 +23,10 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import acp
-from acp.schema import InitializeResponse
+from acp.meta import AGENT_METHODS
+from acp.schema import InitializeResponse, LoadSessionRequest, NewSessionRequest
 
+from app.acp import session_models
 from app.acp.client import SessionHandler, SidekicksClient
 from app.acp.errors import AgentRequestError, AgentStartError
 from app.acp.handshake import ERROR_TAIL_LINES, initialize
@@ -176,7 +178,12 @@ class AgentConnection:
         link = self._open_link()
         response = await self._watch_auth(
             link.request(
-                link.conn.new_session(cwd=str(self.cwd), mcp_servers=self._mcp_servers()),
+                session_models.request(
+                    link.conn,
+                    AGENT_METHODS["session_new"],
+                    NewSessionRequest(cwd=str(self.cwd), mcp_servers=self._mcp_servers()),
+                    session_models.NewSessionResponseWithModels,  # with the older `models`
+                ),
                 SESSION_TIMEOUT,
             )
         )
@@ -194,8 +201,13 @@ class AgentConnection:
         self.client.attach(session_id, handler, workspace)
         try:
             response = await link.request(
-                link.conn.load_session(
-                    cwd=str(self.cwd), session_id=session_id, mcp_servers=self._mcp_servers()
+                session_models.request(
+                    link.conn,
+                    AGENT_METHODS["session_load"],
+                    LoadSessionRequest(
+                        cwd=str(self.cwd), session_id=session_id, mcp_servers=self._mcp_servers()
+                    ),
+                    session_models.LoadSessionResponseWithModels,  # with the older `models`
                 ),
                 SESSION_TIMEOUT,
             )
@@ -209,6 +221,16 @@ class AgentConnection:
         link = self._open_link()
         await link.request(
             link.conn.set_session_mode(session_id=session_id, mode_id=mode_id), SESSION_TIMEOUT
+        )
+
+    async def set_model(self, session_id: str, model_id: str) -> None:
+        """ACP `session/set_model` (the older models: app/acp/session_models.py)."""
+        link = self._open_link()
+        params = session_models.SetSessionModelRequest(session_id=session_id, model_id=model_id)
+        answer = session_models.SetModelAnswer
+        await link.request(
+            session_models.request(link.conn, session_models.SET_MODEL, params, answer),
+            SESSION_TIMEOUT,
         )
 
     async def set_option(

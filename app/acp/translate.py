@@ -43,6 +43,7 @@ from acp.schema import (
     UsageUpdate,
 )
 
+from app.acp.session_models import MODELS_OPTION_ID, SessionModelState, response_models
 from app.acp.updates import (
     AgentCommand,
     AuthMethod,
@@ -67,6 +68,7 @@ from app.acp.updates import (
     UsageChanged,
 )
 from app.core.text import valid_text
+from app.i18n import _
 from app.models.conversation import ToolKind
 
 MAX_TOOL_TEXT = 100_000  # characters of a tool's input or output kept (history stays small)
@@ -307,5 +309,31 @@ def session_setup(
             for m in (modes.available_modes if modes else [])
         ),
         mode_id=str(modes.current_mode_id) if modes else None,
-        options=session_options(response.config_options),
+        options=with_models(session_options(response.config_options), response_models(response)),
     )
+
+
+def with_models(
+    options: tuple[SessionOption, ...], models: SessionModelState | None
+) -> tuple[SessionOption, ...]:
+    """The options, and the models the agent offers the older way (`models`) as a select of
+    category "model" set through `session/set_model` — unless a config option of category
+    "model" already offers them (it wins)."""
+    if models is None or any(o.category == "model" for o in options):
+        return options
+    taken = {o.id for o in options}
+    option_id = MODELS_OPTION_ID if MODELS_OPTION_ID not in taken else "_" + MODELS_OPTION_ID
+    choices = tuple(
+        OptionChoice(m.model_id, valid_text(m.name), valid_text(m.description or ""))
+        for m in models.available_models
+    )
+    model = SessionOption(
+        id=option_id,
+        name=_("Model"),
+        kind="select",
+        value=models.current_model_id,
+        category="model",
+        choices=choices,
+        via="set_model",
+    )
+    return (model, *options)

@@ -103,6 +103,9 @@ class OptionChoice:
     description: str = ""
 
 
+OptionVia = Literal["config_option", "set_model"]
+
+
 @dataclass(frozen=True, slots=True)
 class SessionOption:
     """A session configuration option (model, reasoning effort, …): a select or a boolean."""
@@ -114,6 +117,9 @@ class SessionOption:
     description: str = ""
     category: str = ""
     choices: tuple[OptionChoice, ...] = ()
+    # How it is set: `session/set_config_option`, or `session/set_model` for the models of
+    # agents that offer them the older way (app/acp/session_models.py).
+    via: OptionVia = "config_option"
 
 
 @dataclass(frozen=True, slots=True)

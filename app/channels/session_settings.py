@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.acp.errors import describe_error
+from app.acp.session_models import MODELS_OPTION_ID
 from app.acp.updates import SessionOption, SessionSetup
 from app.channels.publishing import Publisher
 from app.channels.registry import ChannelRegistry
@@ -47,6 +48,7 @@ def option_info(option: SessionOption) -> SessionOptionInfo:
             OptionChoiceInfo(value=c.value, name=c.name, description=c.description)
             for c in option.choices
         ],
+        via=option.via,
     )
 
 
@@ -71,9 +73,18 @@ def mode_problem(agent: str, offer: SessionOffer, mode_id: str) -> str:
     )
 
 
+def offered_option(offer: SessionOffer, option_id: str) -> SessionOptionInfo | None:
+    """The option `option_id` names. "model" (as YAML presets say it) names the session's model
+    option whatever its id, when none has that id (an agent's `model_id`, `models`, …)."""
+    option = next((o for o in offer.options if o.id == option_id), None)
+    if option is None and option_id == MODELS_OPTION_ID:
+        option = next((o for o in offer.options if o.category == "model"), None)
+    return option
+
+
 def option_problem(agent: str, offer: SessionOffer, option_id: str, value: str | bool) -> str:
     """Why `option_id` cannot take `value` ("" if it can)."""
-    option = next((o for o in offer.options if o.id == option_id), None)
+    option = offered_option(offer, option_id)
     if option is None:
         return _("{agent} has no option {option}; its options: {options}").format(
             agent=agent, option=option_id, options=_listed([o.id for o in offer.options])
@@ -168,8 +179,8 @@ class SessionSettings:
             except UserError as err:
                 self._skipped(session, str(err))
         for option_id, value in {**preset.options, **member.chosen_options}.items():
-            offered = self.offer(state, agent).options
-            if any(o.id == option_id and o.value == value for o in offered):
+            offered = offered_option(self.offer(state, agent), option_id)
+            if offered is not None and offered.value == value:
                 continue
             try:
                 await self._send_option(session, option_id, value)
@@ -196,8 +207,14 @@ class SessionSettings:
         state, agent = session.state, session.agent
         if problem := option_problem(agent, self.offer(state, agent), option_id, value):
             raise UserError(problem)
+        option = offered_option(self.offer(state, agent), option_id)
+        option_id = option.id if option is not None else option_id
         try:
-            options = await session.conn.set_option(session.session_id, option_id, value)
+            if option is not None and option.via == "set_model" and isinstance(value, str):
+                await session.conn.set_model(session.session_id, value)
+                options: tuple[SessionOption, ...] = ()  # it answers {}: the one it accepted
+            else:
+                options = await session.conn.set_option(session.session_id, option_id, value)
         except Exception as err:
             raise UserError(describe_error(err)) from None
         offer = self.offer(state, agent)
@@ -219,7 +236,11 @@ class SessionSettings:
     def _with_options(
         self, offer: SessionOffer, options: tuple[SessionOption, ...]
     ) -> SessionOffer:
-        return offer.model_copy(update={"options": [option_info(o) for o in options]})
+        infos = [option_info(o) for o in options]
+        older = [o for o in offer.options if o.via == "set_model"]  # `models`: kept
+        if older and not any(o.category == "model" for o in infos):
+            infos = [*older, *infos]
+        return offer.model_copy(update={"options": infos})
 
     def _changed(self, state: ChannelState, agent: str, offer: SessionOffer) -> SessionOffer:
         state.member(agent).offer = offer

@@ -34,6 +34,9 @@ class SessionOptionInfo(WireModel):
     description: str = ""
     category: str = ""
     choices: list[OptionChoiceInfo] = Field(default_factory=list)
+    # "set_model": the agent's models offered the older way (ACP `models`, set with
+    # `session/set_model`); shown like any model option.
+    via: Literal["config_option", "set_model"] = "config_option"
 
 
 class MemberSession(WireModel):

@@ -359,6 +359,7 @@ export interface SessionOptionInfo {
   description: string;
   category: string;
   choices: OptionChoiceInfo[];
+  via: "config_option" | "set_model";
 }
 
 /** Extension: a sign-in terminal's command ended; the agent was restarted to use the new credentials when it ran. `code` is None when it was killed by a signal. */
