@@ -11,10 +11,13 @@ from typing import Any, cast
 
 from acp.schema import (
     AuthCapabilities,
+    BooleanConfigOptionCapabilities,
     ClientCapabilities,
+    ClientSessionCapabilities,
     FileSystemCapabilities,
     Implementation,
     InitializeResponse,
+    SessionConfigOptionsCapabilities,
 )
 
 from app.acp.errors import AgentStartError, describe_error, with_stderr
@@ -107,5 +110,11 @@ def client_capabilities() -> ClientCapabilities:
         # Terminal sign-in is advertised both ways agents read it today (the SDK's field, and
         # the `terminal-auth` extension of claude and opencode).
         auth=AuthCapabilities(terminal=True),
+        # Boolean config options: a switch in the header (app/channels/session_settings.py).
+        session=ClientSessionCapabilities(
+            config_options=SessionConfigOptionsCapabilities(
+                boolean=BooleanConfigOptionCapabilities()
+            )
+        ),
         field_meta={"terminal-auth": True},
     )

@@ -153,3 +153,11 @@ def test_a_yaml_model_preset_names_a_config_model_option_of_another_id(chat: Cha
         "web_search": True,
     }
     assert "model_id=small-model web_search=True" in answered(chat, room, "small", "status")
+
+
+def test_boolean_config_options_are_advertised_in_initialize(chat: Chat) -> None:
+    opened(chat, "both")
+
+    [initialize] = methods(chat, "both", "initialize")
+    session = initialize["params"]["clientCapabilities"]["session"]
+    assert session["configOptions"] == {"boolean": {}}
