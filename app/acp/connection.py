@@ -37,6 +37,7 @@ from app.acp.notices import Notices
 from app.acp.process import AgentProcess, SpawnError
 from app.acp.prompt_content import prompt_support, sdk_prompt
 from app.acp.prompts import PromptBlock, PromptText
+from app.acp.sessions_list import OwnSessions, SessionSupport, session_support
 from app.acp.translate import auth_methods, session_options, session_setup
 from app.acp.updates import AuthMethod, SessionOption, SessionSetup
 from app.acp.workspace import Workspace
@@ -215,6 +216,16 @@ class AgentConnection:
             self.client.detach(session_id)
             raise
         return session_setup(session_id, response)
+
+    @property
+    def session_support(self) -> SessionSupport:
+        return session_support(self.info.agent_capabilities if self.info else None)
+
+    @property
+    def own_sessions(self) -> OwnSessions:
+        """`session/list`, `session/resume`, `session/close`, `logout` (sessions_list.py)."""
+        link, cwd = self._open_link(), str(self.cwd)
+        return OwnSessions(link, self.client, cwd, self._mcp_servers, self._on_sign_in_needed)
 
     async def set_mode(self, session_id: str, mode_id: str) -> None:
         """ACP `session/set_mode`; the agent may also confirm with a `current_mode_update`."""

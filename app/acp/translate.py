@@ -27,10 +27,12 @@ from acp.schema import (
     NewSessionResponse,
     PermissionOption,
     ResourceContentBlock,
+    ResumeSessionResponse,
     SessionConfigOptionBoolean,
     SessionConfigOptionSelect,
     SessionConfigSelectGroup,
     SessionConfigSelectOption,
+    SessionInfoUpdate,
     SessionModeState,
     TerminalAuthMethod,
     TerminalToolCallContent,
@@ -41,9 +43,11 @@ from acp.schema import (
     ToolCallStart,
     ToolCallUpdate,
     UsageUpdate,
+    UserMessageChunk,
 )
 
 from app.acp.session_models import MODELS_OPTION_ID, SessionModelState, response_models
+from app.acp.session_titles import title_text
 from app.acp.updates import (
     AgentCommand,
     AuthMethod,
@@ -60,12 +64,14 @@ from app.acp.updates import (
     SessionMode,
     SessionOption,
     SessionSetup,
+    SessionTitled,
     TextDelta,
     ToolChange,
     ToolDiff,
     ToolLocation,
     Unhandled,
     UsageChanged,
+    UserText,
 )
 from app.core.text import valid_text
 from app.i18n import _
@@ -99,6 +105,11 @@ def session_event(update: object) -> SessionEvent:
         return ModeChanged(str(update.current_mode_id))
     if isinstance(update, ConfigOptionUpdate):
         return OptionsChanged(session_options(update.config_options))
+    if isinstance(update, SessionInfoUpdate):
+        fields = update.model_fields_set
+        return SessionTitled(title_text(update.title) if "title" in fields else None)
+    if isinstance(update, UserMessageChunk):
+        return UserText(content_text(update.content))
     return Unhandled(str(getattr(update, "session_update", type(update).__name__)))
 
 
@@ -296,7 +307,8 @@ def _auth_method(method: AuthMethodAgent | EnvVarAuthMethod | TerminalAuthMethod
 
 
 def session_setup(
-    session_id: str, response: NewSessionResponse | LoadSessionResponse | None
+    session_id: str,
+    response: NewSessionResponse | LoadSessionResponse | ResumeSessionResponse | None,
 ) -> SessionSetup:
     """The modes and options a `session/new` or `session/load` answer announced."""
     if response is None:

@@ -128,6 +128,21 @@ class OptionsChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionTitled:
+    """`session_info_update`: the agent's title for the session (None: unchanged, "": cleared)."""
+
+    title: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class UserText:
+    """A chunk of a person's message as the agent kept it (`user_message_chunk`: a
+    `session/load` replays them)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Unhandled:
     """An update the core has no use for (its ACP name, for a log line)."""
 
@@ -142,6 +157,8 @@ SessionEvent = (
     | UsageChanged
     | ModeChanged
     | OptionsChanged
+    | SessionTitled
+    | UserText
     | Unhandled
 )
 

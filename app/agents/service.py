@@ -1,18 +1,21 @@
-"""AgentService (SPEC §3), as the page calls it: the SPEC's methods. Signing in is
-SignInService's (sign_in_service.py)."""
+"""AgentService (SPEC §3), as the page calls it: the SPEC's methods, and the agent's own
+sessions (`Sessions`, issue 26). Signing in is SignInService's (sign_in_service.py)."""
 
 from __future__ import annotations
 
+from app.acp.errors import describe_error
 from app.agents.supervisor import Supervisor
 from app.core.errors import UserError
 from app.core.expose import exposed
 from app.core.loop import LoopThread
 from app.i18n import _
+from app.models.agent_sessions import AgentSession
 from app.models.agents import AgentInfo
 
 # A start waits for the handshake (30 s at most) and may first stop an idle agent (8 s at most).
 START_TIMEOUT = 45.0
 STOP_TIMEOUT = 15.0
+LIST_TIMEOUT = START_TIMEOUT + 60.0  # a start, then up to 20 pages of `session/list`
 
 
 class AgentService:
@@ -51,6 +54,31 @@ class AgentService:
         """The agent's last 200 stderr lines."""
         require_name(name)
         return self._core.call(lambda: self._supervisor.logs(name))
+
+    @exposed
+    def Sessions(self, name: str) -> list[AgentSession]:
+        """Extension (issue 26): the agent's own sessions in its folder (ACP `session/list`,
+        every page), newest first as the agent gives them; the agent is started if needed.
+        Refused when the agent does not list its sessions."""
+        require_name(name)
+        return self._core.run(self._sessions(name), timeout=LIST_TIMEOUT)
+
+    async def _sessions(self, name: str) -> list[AgentSession]:
+        conn = await self._supervisor.start(name)
+        if not conn.session_support.list:
+            raise UserError(_("{agent} does not list its sessions").format(agent=f"`{name}`"))
+        try:
+            found = await conn.own_sessions.list()
+        except Exception as err:
+            raise UserError(
+                _("{agent} could not list its sessions: {error}").format(
+                    agent=f"`{name}`", error=describe_error(err)
+                )
+            ) from None
+        return [
+            AgentSession(id=s.session_id, title=s.title, folder=s.cwd, updated_at=s.updated_at)
+            for s in found
+        ]
 
 
 def require_name(name: str) -> None:

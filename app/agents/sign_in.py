@@ -7,7 +7,8 @@
   explanation is the error. At every later start the saved values are in the agent's
   environment — over the YAML `env:` for the same variable: the newer intent wins — and
   `authenticate` is called with their method right after the handshake (codex needs the call
-  even with the key in its environment). Sign-out forgets them and restarts a running agent.
+  even with the key in its environment). Sign-out forgets them and restarts a running agent,
+  after ACP `logout` when the agent advertises it (`auth.logout`).
 - `terminal` methods: app/agents/sign_in_terminals.py.
 
 The values never reach the YAML, the history, the agent's log, Python's logging or an error's
@@ -70,12 +71,27 @@ class SignIns:
             )
 
     async def sign_out(self, name: str) -> None:
+        """ACP `logout` first when the running agent advertises `auth.logout` (it forgets its
+        own sign-in: `agent` and `terminal` methods); then the saved values are forgotten and
+        a running agent restarts without them. A stopped agent is not started for `logout`.
+        A refused `logout` is the error, after the rest is done."""
         runtime = self._supervisor.runtime(name)
+        failure = ""
+        conn = runtime.conn if runtime.running else None
+        if conn is not None and conn.connected and conn.session_support.logout:
+            try:
+                await conn.own_sessions.logout()
+            except Exception as err:
+                failure = describe_error(err)
         await self._forget(name)
         if runtime.running:
             await self._supervisor.restart(name)
         else:
             self._supervisor.announce(runtime)
+        if failure:
+            raise UserError(
+                _("signing out of {agent} failed: {error}").format(agent=f"`{name}`", error=failure)
+            )
 
     async def _forget(self, name: str) -> None:
         await asyncio.to_thread(self._credentials.forget, name)

@@ -26,6 +26,7 @@ from app.channels.answering import Answering
 from app.channels.attachments import Attachments
 from app.channels.commands import CommandCatalog
 from app.channels.membership import Membership
+from app.channels.opened_sessions import OpenedSessions
 from app.channels.permission_rules import PermissionRules
 from app.channels.permissions import PermissionBroker
 from app.channels.publishing import Publisher, new_message, now_iso
@@ -81,6 +82,7 @@ class ChannelParts:
             lambda: self.app_files,
         )
         self.sessions = Sessions(self.registry, streaming, self.settings, workspaces)
+        self.opened = OpenedSessions(self.registry, self.publisher, self.membership, self.sessions)
         answering = Answering(
             self.registry,
             self.publisher,

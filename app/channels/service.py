@@ -33,6 +33,7 @@ class ChannelService:
         self._membership = parts.membership
         self._turns = parts.turns
         self._sessions = parts.sessions
+        self._opened = parts.opened
         self._permissions = parts.permissions
         self._rules = parts.rules
         self._commands = parts.commands
@@ -64,6 +65,7 @@ class ChannelService:
     async def _delete(self, channel_id: str) -> None:
         state = self._registry.get(channel_id)
         await self._turns.stop_channel(state)
+        await self._sessions.close_all(state)  # session/close, when the agents advertise it
         self._registry.remove(state)
         self._attachments.delete_channel(state.id)
         self._publisher.channels()
@@ -84,6 +86,7 @@ class ChannelService:
         if state.answering_agent(agent):
             await self._turns.cancel_answer(state)
         await self._terminals.close_member(state.id, agent)
+        await self._sessions.close(state, agent)  # session/close, when the agent advertises it
         self._membership.leave(state, agent)
         return state.channel
 
@@ -180,6 +183,21 @@ class ChannelService:
             return sent
         kept = find_kept(self._publisher, id, messageId)
         return self._core.call(lambda: self._turns.resend(self._registry.get(id), messageId, kept))
+
+    @exposed
+    def OpenSession(self, agent: str, sessionId: str) -> Channel:
+        """Extension (issue 26): opens one of the agent's own sessions (AgentService.Sessions)
+        as a new conversation, its history replayed by `session/load` and kept; the
+        conversation already holding that session if there is one
+        (app/channels/opened_sessions.py)."""
+        return self._core.run(self._open_session(agent, sessionId), timeout=PREPARE_TIMEOUT)
+
+    async def _open_session(self, agent: str, session_id: str) -> Channel:
+        name = self._membership.agent(agent)
+        held = self._opened.holding(name, session_id)
+        if held is not None:
+            return held
+        return await self._opened.open(name, await self._supervisor.start(name), session_id)
 
     @exposed
     def NewSession(self, id: str) -> None:

@@ -1,23 +1,28 @@
-"""Each member's ACP session in a channel: reused while its process lives, resumed with
-`session/load` after a restart when the agent can, new otherwise; started afresh on request
-("New session", issue 17)."""
+"""Each member's ACP session in a channel: reused while its process lives; after a restart
+continued with `session/resume` when the agent advertises it (no replay: the conversation has
+its history), else `session/load` (its replay ignored), else new; started afresh on request
+("New session", issue 17); closed (`session/close`, when advertised) when its conversation is
+deleted or the member removed. An agent's own earlier session opens as a new conversation
+(app/channels/opened_sessions.py), its replay kept (`Replay`)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from app.acp.updates import PermissionAsked, SessionEvent
+from app.acp.updates import PermissionAsked, SessionEvent, SessionTitled, UserText
 from app.channels.publishing import Publisher
 from app.channels.registry import ChannelRegistry
+from app.channels.replay import Replay
 from app.channels.session_settings import SessionSettings
 from app.channels.state import ChannelState, LiveSession, OpenSession
 from app.channels.streaming import Streaming
 from app.channels.workspaces import Workspaces
 from app.core.errors import UserError
 from app.i18n import _
-from app.models.conversation import Usage
+from app.models.conversation import Message, Usage
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
@@ -25,14 +30,33 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+TitleHandler = Callable[[str, str, str], None]  # channel id, agent, title
+
+
 class SessionRouter:
     """The ACP session handler of one agent in one channel."""
 
-    def __init__(self, streaming: Streaming, channel_id: str, agent: str) -> None:
+    def __init__(
+        self,
+        streaming: Streaming,
+        channel_id: str,
+        agent: str,
+        on_title: TitleHandler | None = None,
+    ) -> None:
         self._streaming, self._channel_id, self._agent = streaming, channel_id, agent
+        self._on_title = on_title
         self.loading = False  # session/load replays history: not a new answer
+        self.replay: Replay | None = None  # set while a replay is kept as messages
 
     def on_event(self, event: SessionEvent | PermissionAsked) -> None:
+        if isinstance(event, SessionTitled):
+            if event.title is not None and self._on_title is not None:
+                self._on_title(self._channel_id, self._agent, event.title)
+            return
+        if self.replay is not None and not isinstance(event, PermissionAsked):
+            self.replay.add(event)
+        if isinstance(event, UserText):
+            return  # the person's own words: the conversation has them (or the replay keeps them)
         self._streaming.on_event(self._channel_id, self._agent, event, replay=self.loading)
 
 
@@ -43,7 +67,9 @@ class Sessions:
         streaming: Streaming,
         settings: SessionSettings,
         workspaces: Workspaces,
+        on_title: TitleHandler | None = None,
     ) -> None:
+        self.on_title = on_title  # session_info_update titles (app/channels/opened_sessions.py)
         self._registry = registry
         self._workspaces = workspaces
         self._streaming = streaming
@@ -58,8 +84,7 @@ class Sessions:
 
     async def open(self, state: ChannelState, agent: str, conn: AgentConnection) -> LiveSession:
         """The agent's session for this channel: reused, resumed (session/load) or new."""
-        lock = self._opening.setdefault((state.id, agent), asyncio.Lock())
-        async with lock:
+        async with self.lock(state.id, agent):
             return LiveSession(state, agent, conn, await self._open(state, agent, conn))
 
     async def _open(self, state: ChannelState, agent: str, conn: AgentConnection) -> str:
@@ -68,8 +93,17 @@ class Sessions:
         if existing is not None and existing.conn is conn:
             return existing.session_id
         member = state.member(agent)
-        router = SessionRouter(self._streaming, state.id, agent)
+        router = self.router(state.id, agent)
         workspace = self._workspaces.for_session(state.id, agent, conn, router)
+        if member.session_id and conn.session_support.resume:
+            try:
+                setup = await conn.own_sessions.resume(member.session_id, router, workspace)
+            except Exception as err:
+                log.info("%s could not resume session %s: %s", agent, member.session_id, err)
+            else:
+                state.sessions[agent] = OpenSession(conn, member.session_id)
+                self._settings.announced(state, agent, setup)
+                return member.session_id
         if member.session_id and conn.supports_load:
             router.loading = True
             try:
@@ -92,6 +126,48 @@ class Sessions:
         self._settings.announced(state, agent, setup)
         await self._settings.apply_choices(LiveSession(state, agent, conn, session_id))
         return session_id
+
+    async def load_replayed(
+        self, state: ChannelState, agent: str, conn: AgentConnection, session_id: str
+    ) -> list[Message]:
+        """Opens the agent's earlier session `session_id` in `state` with `session/load`,
+        its replay made into messages (returned, not yet kept: app/channels/opened_sessions.py)."""
+        async with self.lock(state.id, agent):
+            router = self.router(state.id, agent)
+            router.loading, router.replay = True, Replay(state.id, agent)
+            workspace = self._workspaces.for_session(state.id, agent, conn, router)
+            try:
+                setup = await conn.load_session(session_id, router, workspace)
+            finally:
+                router.loading = False
+            messages, router.replay = router.replay.finished(), None
+            state.member(agent).session_id = session_id
+            state.sessions[agent] = OpenSession(conn, session_id)
+            self._settings.announced(state, agent, setup)
+            return messages
+
+    def router(self, channel_id: str, agent: str) -> SessionRouter:
+        return SessionRouter(self._streaming, channel_id, agent, self.on_title)
+
+    def lock(self, channel_id: str, agent: str) -> asyncio.Lock:
+        """Held while the agent's session in the channel opens."""
+        return self._opening.setdefault((channel_id, agent), asyncio.Lock())
+
+    async def close(self, state: ChannelState, agent: str) -> None:
+        """ACP `session/close` for the member's open session, when the agent advertises it
+        (its conversation is deleted, or it leaves): best effort, a few seconds at most."""
+        existing = state.sessions.get(agent)
+        if existing is None or not existing.conn.connected:
+            return
+        if not existing.conn.session_support.close:
+            return
+        try:
+            await existing.conn.own_sessions.close(existing.session_id)
+        except Exception as err:
+            log.info("%s could not close session %s: %s", agent, existing.session_id, err)
+
+    async def close_all(self, state: ChannelState) -> None:
+        await asyncio.gather(*(self.close(state, agent) for agent in list(state.sessions)))
 
     def start_afresh(self, state: ChannelState, publisher: Publisher) -> None:
         """Starts the members afresh ("New session"): each one's session is forgotten (the

@@ -41,6 +41,9 @@ class StoredChannel(WireModel):
     channel: Channel
     last_responder: str = ""
     sessions: dict[str, MemberSession] = Field(default_factory=dict)  # by agent name
+    # Opened from one of the agent's own sessions (ChannelService.OpenSession): that agent's
+    # session titles (`session_info_update`) name the channel. "" for the person's channels.
+    titled_by: str = ""
 
 
 class HistoryClosed(RuntimeError):

@@ -17,14 +17,14 @@ BINDINGS = Path(__file__).resolve().parents[2] / "ui" / "bindings"
 
 # Every service and the methods it exposes, as the page calls them.
 SERVICES = {
-    "AgentService": {"List", "Start", "Stop", "Restart", "Logs"},
+    "AgentService": {"List", "Start", "Stop", "Restart", "Logs", "Sessions"},
     "ConfigService": {
         "Current", "Open", "Choose", "Recent", "Content", "Validate", "Save", "Schema",
     },
     "ChannelService": {
         "List", "Create", "Rename", "Delete", "AddMember", "RemoveMember", "Direct", "Send",
         "Cancel", "AnswerPermission", "Conversation", "Older", "Commands", "Prepare", "Resend",
-        "NewSession",
+        "NewSession", "OpenSession",
     },
     "SessionService": {"SetMode", "SetOption"},
     "ChangesService": {"Changes", "Revert", "RevertHunk"},

@@ -58,6 +58,11 @@ export function Older(id: string, beforeId: string): Promise<Page> {
   return call("ChannelService", "Older", id, beforeId);
 }
 
+/** Extension (issue 26): opens one of the agent's own sessions (AgentService.Sessions) as a new conversation, its history replayed by `session/load` and kept; the conversation already holding that session if there is one (app/channels/opened_sessions.py). */
+export function OpenSession(agent: string, sessionId: string): Promise<Channel> {
+  return call("ChannelService", "OpenSession", agent, sessionId);
+}
+
 /** Starts the members that never announced commands and opens their sessions. */
 export function Prepare(id: string): Promise<void> {
   return call("ChannelService", "Prepare", id);

@@ -18,6 +18,14 @@ export interface AgentLog {
   line: string;
 }
 
+/** One of the sessions the agent keeps (ACP `session/list`): its id, title (may be empty), folder (the session's working directory) and last activity (ISO 8601, or empty). */
+export interface AgentSession {
+  id: string;
+  title: string;
+  folder: string;
+  updatedAt: string;
+}
+
 export interface AgentStateChanged {
   agent: string;
   state: "stopped" | "starting" | "ready" | "busy" | "error";

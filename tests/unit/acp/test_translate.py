@@ -19,12 +19,13 @@ from app.acp.updates import (
     PlanChanged,
     PlanItem,
     SessionOption,
+    SessionTitled,
     TextDelta,
     ToolChange,
     ToolDiff,
     ToolLocation,
-    Unhandled,
     UsageChanged,
+    UserText,
 )
 
 
@@ -219,9 +220,24 @@ GOLDEN: list[tuple[str, dict[str, Any], object]] = [
         ),
     ),
     (
-        "the user's own chunks (a session/load replay) are not for the core",
+        "the user's own chunks (a session/load replay) are kept for a replayed conversation",
         {"sessionUpdate": "user_message_chunk", "content": {"type": "text", "text": "hi"}},
-        Unhandled("user_message_chunk"),
+        UserText("hi"),
+    ),
+    (
+        "a session's title, on one line",
+        {"sessionUpdate": "session_info_update", "title": " Fix\nthe  parser "},
+        SessionTitled("Fix the parser"),
+    ),
+    (
+        "a title set to null is cleared",
+        {"sessionUpdate": "session_info_update", "title": None},
+        SessionTitled(""),
+    ),
+    (
+        "an info update without a title leaves it",
+        {"sessionUpdate": "session_info_update", "updatedAt": "2026-12-01T00:00:00Z"},
+        SessionTitled(None),
     ),
 ]
 
