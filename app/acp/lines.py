@@ -17,6 +17,7 @@ from collections import deque
 from typing import Any
 
 from app.acp.notices import Notices
+from app.acp.stream_extensions import incoming, outgoing
 from app.i18n import _
 
 MB = 1024 * 1024
@@ -47,6 +48,7 @@ class JsonLines:
     async def send(self, message: dict[str, Any]) -> None:
         # As the SDK writes: compact JSON, one line. write() is synchronous, so concurrent
         # senders never interleave; drain() may be awaited by several at once (3.10+).
+        message = outgoing(message)  # capabilities the SDK cannot say (stream_extensions.py)
         self._stdin.write((json.dumps(message, separators=(",", ":")) + "\n").encode())
         await self._stdin.drain()
 
@@ -114,7 +116,7 @@ class JsonLines:
                 )
             return
         if isinstance(message, dict):
-            self._ready.append(message)
+            self._ready.append(incoming(message))  # updates the SDK would drop, carried
             return
         self._notices.report(
             "not-object",

@@ -12,6 +12,8 @@ from typing import Any, Literal, cast, get_args
 
 from acp.schema import (
     AgentMessageChunk,
+    AgentPlanContentUpdate,
+    AgentPlanRemovedUpdate,
     AgentPlanUpdate,
     AgentThoughtChunk,
     AuthMethodAgent,
@@ -26,6 +28,9 @@ from acp.schema import (
     LoadSessionResponse,
     NewSessionResponse,
     PermissionOption,
+    PlanEntry,
+    PlanUpdateItems,
+    PlanUpdateMarkdown,
     ResourceContentBlock,
     ResumeSessionResponse,
     SessionConfigOptionBoolean,
@@ -48,6 +53,7 @@ from acp.schema import (
 
 from app.acp.session_models import MODELS_OPTION_ID, SessionModelState, response_models
 from app.acp.session_titles import title_text
+from app.acp.stream_extensions import carried, rate_limits, stream_event, tool_sessions
 from app.acp.updates import (
     AgentCommand,
     AuthMethod,
@@ -59,7 +65,10 @@ from app.acp.updates import (
     OptionsChanged,
     PermissionChoice,
     PlanChanged,
+    PlanContentChanged,
     PlanItem,
+    PlanRemoved,
+    SessionCost,
     SessionEvent,
     SessionMode,
     SessionOption,
@@ -85,22 +94,24 @@ def session_event(update: object) -> SessionEvent:
     """One `session/update` as the core's event. Every string but a chunk's text is made valid
     here (app/core/text.py); a chunk may end with half a character that the next one completes,
     which app/channels/answer.py joins."""
+    if isinstance(update, SessionInfoUpdate) and (raw := carried(update.field_meta)) is not None:
+        return stream_event(raw)  # a variant the SDK does not know (stream_extensions.py)
     if isinstance(update, AgentMessageChunk):
-        return TextDelta("text", content_text(update.content))
+        return TextDelta("text", content_text(update.content), update.message_id)
     if isinstance(update, AgentThoughtChunk):
-        return TextDelta("thought", content_text(update.content))
+        return TextDelta("thought", content_text(update.content), update.message_id)
     if isinstance(update, ToolCallStart | ToolCallProgress):
         return tool_change(update, started=isinstance(update, ToolCallStart))
     if isinstance(update, AgentPlanUpdate):
-        return PlanChanged(
-            tuple(
-                PlanItem(valid_text(e.content), e.status, e.priority) for e in update.entries or []
-            )
-        )
+        return PlanChanged(_plan_items(update.entries))
+    if isinstance(update, AgentPlanContentUpdate):
+        return plan_content(update)
+    if isinstance(update, AgentPlanRemovedUpdate):
+        return PlanRemoved(str(update.plan_id))
     if isinstance(update, AvailableCommandsUpdate):
         return CommandsChanged(tuple(_command(c) for c in update.available_commands or []))
     if isinstance(update, UsageUpdate):
-        return UsageChanged(used=int(update.used or 0), size=int(update.size or 0))
+        return usage_changed(update)
     if isinstance(update, CurrentModeUpdate):
         return ModeChanged(str(update.current_mode_id))
     if isinstance(update, ConfigOptionUpdate):
@@ -111,6 +122,30 @@ def session_event(update: object) -> SessionEvent:
     if isinstance(update, UserMessageChunk):
         return UserText(content_text(update.content))
     return Unhandled(str(getattr(update, "session_update", type(update).__name__)))
+
+
+def plan_content(update: AgentPlanContentUpdate) -> PlanContentChanged:
+    """`plan_update`: a plan by id, as entries, Markdown, or a file's URI."""
+    plan = update.plan
+    if isinstance(plan, PlanUpdateItems):
+        return PlanContentChanged(str(plan.plan_id), entries=_plan_items(plan.entries))
+    if isinstance(plan, PlanUpdateMarkdown):
+        return PlanContentChanged(str(plan.plan_id), markdown=valid_text(plan.content))
+    return PlanContentChanged(str(plan.plan_id), uri=valid_text(str(plan.uri)))
+
+
+def _plan_items(entries: list[PlanEntry] | None) -> tuple[PlanItem, ...]:
+    return tuple(PlanItem(valid_text(e.content), e.status, e.priority) for e in entries or [])
+
+
+def usage_changed(update: UsageUpdate) -> UsageChanged:
+    cost = update.cost
+    return UsageChanged(
+        used=int(update.used or 0),
+        size=int(update.size or 0),
+        cost=SessionCost(float(cost.amount), valid_text(cost.currency)) if cost else None,
+        rate_limits=rate_limits(update.field_meta),
+    )
 
 
 def content_text(block: object) -> str:
@@ -158,6 +193,7 @@ def tool_change(
         diffs=tuple(diffs) if diffs is not None else None,
         terminals=tuple(terminals) if terminals is not None else None,
         output=_output(update.raw_output),
+        sessions=tool_sessions(update.field_meta),
     )
 
 

@@ -25,6 +25,7 @@ class TextDelta:
 
     kind: Literal["text", "thought"]
     text: str
+    message_id: str | None = None  # ACP `messageId`: chunks of one message share it
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,7 @@ class ToolChange:
     diffs: tuple[ToolDiff, ...] | None = None
     terminals: tuple[str, ...] | None = None  # terminal ids shown in the content
     output: str | None = None  # the raw output, as text
+    sessions: tuple[str, ...] | None = None  # `session` content: the sub-agent sessions it runs
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +91,8 @@ class UsageChanged:
 
     used: int
     size: int
+    cost: SessionCost | None = None  # ACP `cost`: the session's cumulative cost, when said
+    rate_limits: tuple[RateLimit, ...] = ()  # claude's `_meta["_claude/rateLimit"]` windows
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +153,104 @@ class Unhandled:
     kind: str
 
 
+# ---- the stream of 2026 (issue 26): cost, compaction, sub-agents, plans by id ---------------
+# compaction_update, compaction_summary_chunk, subagent_update and session_message are not in the
+# SDK 0.12.1: app/acp/stream_extensions.py parses them from the raw update (remove when the SDK
+# has them).
+
+CompactionStatus = Literal["in_progress", "completed", "failed", "cancelled"]
+SubagentState = Literal["running", "requires_action", "idle", "unknown"]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionCost:
+    """ACP `usage_update.cost`: what the session cost so far."""
+
+    amount: float
+    currency: str
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimit:
+    """One of claude's rate-limit windows (`five_hour`, `seven_day`, …) as its last
+    `rate_limit_event` said: `utilization` 0–1, `resets_at` in seconds since the epoch."""
+
+    window: str
+    status: str = "allowed"  # allowed, allowed_warning, rejected
+    utilization: float | None = None
+    resets_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlanContentChanged:
+    """ACP `plan_update`: the plan `plan_id`, replaced: its entries, its Markdown, or a file."""
+
+    plan_id: str
+    entries: tuple[PlanItem, ...] = ()
+    markdown: str | None = None
+    uri: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlanRemoved:
+    """ACP `plan_removed`."""
+
+    plan_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionChanged:
+    """`compaction_update`: the agent compacts its context (`in_progress`) or is done; the
+    summary when it comes whole with the end."""
+
+    compaction_id: str
+    status: CompactionStatus
+    summary: str | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionChunk:
+    """`compaction_summary_chunk`: a piece of the summary, streamed."""
+
+    compaction_id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SubagentChanged:
+    """`subagent_update`: a child session this session runs, announced or changed (`None`
+    fields unchanged)."""
+
+    session_id: str
+    title: str | None = None
+    description: str | None = None
+    cwd: str | None = None
+    state: SubagentState | None = None
+    stop_reason: str | None = None
+    error: str | None = None
+    can_cancel: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionMessage:
+    """`session_message`: a message between two sessions (a prompt to a sub-agent, its
+    reply)."""
+
+    message_id: str
+    text: str
+    sender: str | None = None
+    recipient: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChildEvent:
+    """An event of the sub-agent session `session_id`, handed to its parent's handler."""
+
+    session_id: str
+    event: SessionEvent
+
+
 SessionEvent = (
     TextDelta
     | ToolChange
@@ -159,6 +261,13 @@ SessionEvent = (
     | OptionsChanged
     | SessionTitled
     | UserText
+    | PlanContentChanged
+    | PlanRemoved
+    | CompactionChanged
+    | CompactionChunk
+    | SubagentChanged
+    | SessionMessage
+    | ChildEvent
     | Unhandled
 )
 

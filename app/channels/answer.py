@@ -15,19 +15,46 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from app.acp.updates import PlanChanged, TextDelta, ToolChange
+from app.acp.updates import (
+    ChildEvent,
+    CompactionChanged,
+    CompactionChunk,
+    PlanChanged,
+    PlanContentChanged,
+    PlanRemoved,
+    SessionMessage,
+    SubagentChanged,
+    TextDelta,
+    ToolChange,
+)
 from app.core.text import REPLACEMENT, is_high_surrogate, valid_text
 from app.events.payloads import MessageDelta
 from app.i18n import _
 from app.models.conversation import (
+    Compaction,
     Diff,
     Location,
     Message,
     Part,
     PartKind,
     PlanEntry,
+    Subagent,
     TerminalView,
     ToolCall,
+)
+
+# What an answer shows of the agent's stream (streaming.py hands these to `Answer.apply`).
+AnswerEvent = (
+    TextDelta
+    | ToolChange
+    | PlanChanged
+    | PlanContentChanged
+    | PlanRemoved
+    | CompactionChanged
+    | CompactionChunk
+    | SubagentChanged
+    | SessionMessage
+    | ChildEvent
 )
 
 
@@ -57,6 +84,8 @@ def merge_tool(tool: ToolCall, change: ToolChange) -> None:
         tool.output = "\n".join(change.texts)
     if change.output is not None and (change.texts is None or not tool.output):
         tool.output = change.output
+    if change.sessions is not None:
+        tool.sessions = list(change.sessions)
 
 
 UNFINISHED = ("pending", "in_progress")
@@ -88,6 +117,32 @@ class Answer:
         self._tools: dict[str, int] = {}
         self._plan: int | None = None
         self._half: TextDelta | None = None  # a high surrogate waiting for its pair
+        self._messages: dict[tuple[PartKind, str], int] = {}  # (kind, ACP messageId) → part
+        self._plans: dict[str, int] = {}  # plan_update's plan id → part
+        self._compactions: dict[str, int] = {}
+        self.subagents = SubagentParts(self)
+
+    def apply(self, event: AnswerEvent) -> list[MessageDelta]:
+        """What one event of the agent's stream changes in this answer."""
+        match event:
+            case TextDelta():
+                return self.append_text(event)
+            case ToolChange():
+                return self.tool(event)
+            case PlanChanged():
+                return self.plan(event)
+            case PlanContentChanged():
+                return self.plan_content(event)
+            case PlanRemoved():
+                return self.plan_removed(event)
+            case CompactionChanged() | CompactionChunk():
+                return self.compaction(event)
+            case SubagentChanged():
+                return self.subagents.changed(event)
+            case SessionMessage():
+                return self.subagents.message(event, None)
+            case ChildEvent():
+                return self.subagents.child(event)
 
     def _delta(self, index: int, **fields: Any) -> MessageDelta:
         part = self.message.parts[index]
@@ -103,32 +158,44 @@ class Answer:
         text = delta.text
         deltas = []
         if self._half is not None:
-            if self._half.kind == delta.kind:
+            if self._half.kind == delta.kind and self._half.message_id == delta.message_id:
                 text = self._half.text + text
                 self._half = None
             else:
                 deltas += self.finish()
         if text and is_high_surrogate(text[-1]):
-            self._half = TextDelta(delta.kind, text[-1])
+            self._half = TextDelta(delta.kind, text[-1], delta.message_id)
             text = text[:-1]
         if text:
-            deltas.append(self._append(delta.kind, valid_text(text)))
+            deltas.append(self._append(delta.kind, valid_text(text), delta.message_id))
         return deltas
 
     def finish(self) -> list[MessageDelta]:
         """Ends the text in progress: a half still waiting for its pair is shown as U+FFFD."""
         if self._half is None:
             return []
-        kind, self._half = self._half.kind, None
-        return [self._append(kind, REPLACEMENT)]
+        half, self._half = self._half, None
+        return [self._append(half.kind, REPLACEMENT, half.message_id)]
 
-    def _append(self, kind: PartKind, text: str) -> MessageDelta:
+    def _append(self, kind: PartKind, text: str, message_id: str | None = None) -> MessageDelta:
+        """Text joins the last part of its kind; with an ACP `messageId`, the part of that
+        message (a new id starts a new part, a known one goes back to its part)."""
         parts = self.message.parts
-        if parts and parts[-1].kind == kind:
-            parts[-1].text += text
-        else:
-            parts.append(Part(kind=kind, text=text))
-        return self._delta(len(parts) - 1, text=text)
+        index = self._messages.get((kind, message_id)) if message_id else None
+        if index is None and parts and parts[-1].kind == kind and not message_id:
+            index = len(parts) - 1
+        last = parts[-1] if parts else None
+        if index is None and message_id and last and last.kind == kind and not last.message_id:
+            index = len(parts) - 1  # the agent names the message it was writing
+            last.message_id = message_id
+            self._messages[(kind, message_id)] = index
+        if index is None:
+            parts.append(Part(kind=kind, text="", message_id=message_id or ""))
+            index = len(parts) - 1
+            if message_id:
+                self._messages[(kind, message_id)] = index
+        parts[index].text += text
+        return self._delta(index, text=text)
 
     def tool(self, change: ToolChange) -> list[MessageDelta]:
         deltas = self.finish()
@@ -196,3 +263,140 @@ class Answer:
         else:
             self.message.parts[self._plan].plan = plan
         return [*deltas, self._delta(self._plan, part=self.message.parts[self._plan])]
+
+    def plan_content(self, changed: PlanContentChanged) -> list[MessageDelta]:
+        """`plan_update`: the plan of that id is replaced (added the first time)."""
+        deltas = self.finish()
+        index = self._plans.get(changed.plan_id)
+        if index is None:
+            index = self._plans[changed.plan_id] = len(self.message.parts)
+            self.message.parts.append(Part(kind="plan", plan_id=changed.plan_id))
+        part = self.message.parts[index]
+        part.plan = [
+            PlanEntry(content=e.content, status=e.status, priority=e.priority)
+            for e in changed.entries
+        ]
+        part.text, part.plan_uri = changed.markdown or "", changed.uri or ""
+        part.removed = False
+        return [*deltas, self._delta(index, part=part)]
+
+    def plan_removed(self, removed: PlanRemoved) -> list[MessageDelta]:
+        index = self._plans.get(removed.plan_id)
+        if index is None:
+            return []
+        part = self.message.parts[index]
+        part.removed, part.plan, part.text, part.plan_uri = True, [], "", ""
+        return [self._delta(index, part=part)]
+
+    def compaction(self, event: CompactionChanged | CompactionChunk) -> list[MessageDelta]:
+        """The agent compacts its context: one part per compaction, its summary folded."""
+        deltas = self.finish()
+        index = self._compactions.get(event.compaction_id)
+        if index is None:
+            index = self._compactions[event.compaction_id] = len(self.message.parts)
+            compaction = Compaction(id=event.compaction_id)
+            self.message.parts.append(Part(kind="compaction", compaction=compaction))
+        part = self.message.parts[index]
+        assert part.compaction is not None
+        if isinstance(event, CompactionChunk):
+            part.compaction.summary += event.text
+        else:
+            part.compaction.status = event.status
+            if event.summary is not None:
+                part.compaction.summary = event.summary
+            if event.error is not None:
+                part.compaction.error = event.error
+        return [*deltas, self._delta(index, part=part)]
+
+
+CHILD_EVENTS = (
+    TextDelta,
+    ToolChange,
+    PlanChanged,
+    PlanContentChanged,
+    PlanRemoved,
+    CompactionChanged,
+    CompactionChunk,
+)
+
+
+class SubagentParts:
+    """An answer's sub-agent sessions (`subagent_update`), one part each: its state, the prompt
+    it was given and its reply (`session_message`), its own stream nested in its `parts`."""
+
+    def __init__(self, answer: Answer) -> None:
+        self._answer = answer
+        self._index: dict[str, int] = {}
+        self._streams: dict[str, Answer] = {}
+        self._seen: dict[str, set[str]] = {}  # session_message ids shown, per sub-agent
+
+    def running(self) -> list[str]:
+        """The sub-agents still at work (Stop cancels them)."""
+        return [
+            sid
+            for sid, sub in ((s, self._sub(s)) for s in self._index)
+            if sub.state in ("running", "requires_action")
+        ]
+
+    def changed(self, event: SubagentChanged) -> list[MessageDelta]:
+        deltas = self._answer.finish()
+        sub = self._sub(event.session_id)
+        for name in ("title", "description", "cwd", "state", "stop_reason", "error"):
+            value = getattr(event, name)
+            if value is not None:
+                setattr(sub, name, value)
+        if event.state is not None and event.stop_reason is None:
+            sub.stop_reason = ""
+        if event.can_cancel is not None:
+            sub.can_cancel = event.can_cancel
+        return [*deltas, self._part_delta(event.session_id)]
+
+    def message(self, event: SessionMessage, child: str | None) -> list[MessageDelta]:
+        """A message between sessions: a sub-agent's prompt (to it) or its reply (from it)."""
+        if child is None:  # seen in the parent: it names the sub-agent it went to or came from
+            known = [s for s in (event.sender, event.recipient) if s in self._index]
+            if not known:
+                return []
+            child = known[0]
+        seen = self._seen.setdefault(child, set())
+        if event.message_id in seen or not event.text:
+            return []
+        seen.add(event.message_id)
+        sub = self._sub(child)
+        if event.sender == child:
+            sub.reply = f"{sub.reply}\n\n{event.text}" if sub.reply else event.text
+        else:
+            sub.prompt = f"{sub.prompt}\n\n{event.text}" if sub.prompt else event.text
+        return [self._part_delta(child)]
+
+    def child(self, event: ChildEvent) -> list[MessageDelta]:
+        """An event of a sub-agent's own session: its nested parts grow."""
+        inner, child = event.event, event.session_id
+        if isinstance(inner, SessionMessage):
+            return self.message(inner, child)
+        if isinstance(inner, SubagentChanged):
+            return self.changed(inner)
+        if not isinstance(inner, CHILD_EVENTS):
+            return []  # its usage, commands, options: the parent's are shown
+        stream = self._streams.get(child)
+        if stream is None:
+            parent = self._answer.message
+            message = parent.model_copy(update={"id": f"{parent.id}/{child}", "parts": []})
+            stream = self._streams[child] = Answer(message, self._answer._terminal_view)
+        stream.apply(inner)
+        self._sub(child).parts = stream.message.parts
+        return [self._part_delta(child)]
+
+    def _sub(self, child: str) -> Subagent:
+        index = self._index.get(child)
+        parts = self._answer.message.parts
+        if index is None:
+            index = self._index[child] = len(parts)
+            parts.append(Part(kind="subagent", subagent=Subagent(session_id=child)))
+        sub = parts[index].subagent
+        assert sub is not None
+        return sub
+
+    def _part_delta(self, child: str) -> MessageDelta:
+        index = self._index[child]
+        return self._answer._delta(index, part=self._answer.message.parts[index])

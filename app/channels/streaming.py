@@ -8,19 +8,29 @@ import asyncio
 import dataclasses
 import logging
 
+from app.acp.elicitation import ElicitationAsked, ElicitationCompleted, ElicitationReply
 from app.acp.updates import (
+    ChildEvent,
     CommandsChanged,
+    CompactionChanged,
+    CompactionChunk,
     ModeChanged,
     OptionsChanged,
     PermissionAsked,
     PlanChanged,
+    PlanContentChanged,
+    PlanRemoved,
     SessionEvent,
+    SessionMessage,
+    SubagentChanged,
     TextDelta,
     ToolChange,
     Unhandled,
     UsageChanged,
 )
+from app.channels.answer import AnswerEvent
 from app.channels.commands import CommandCatalog
+from app.channels.elicitations import ElicitationDesk
 from app.channels.permission_rules import PermissionRules, option_a_rule_gives
 from app.channels.permissions import MAX_PENDING_PER_CHANNEL, PermissionBroker
 from app.channels.publishing import Publisher
@@ -28,7 +38,7 @@ from app.channels.registry import ChannelRegistry
 from app.channels.session_settings import SessionSettings
 from app.core.ids import new_id
 from app.events.payloads import PermissionRequested
-from app.models.conversation import PermissionOption, ToolCall, Usage
+from app.models.conversation import Cost, PermissionOption, RateLimit, ToolCall, Usage
 from app.workspace.checkpointing import Checkpointing
 
 log = logging.getLogger(__name__)
@@ -53,6 +63,15 @@ class Streaming:
         self._permissions = permissions
         self._commands = commands
         self._ignored: set[str] = set()
+        self.elicitations: ElicitationDesk | None = None  # the agents' questions (parts.py)
+
+    def on_elicitation(
+        self, channel_id: str, agent: str, event: ElicitationAsked | ElicitationCompleted
+    ) -> None:
+        if self.elicitations is not None:
+            self.elicitations.on_event(channel_id, agent, event)
+        elif isinstance(event, ElicitationAsked) and not event.reply.done():
+            event.reply.set_result(ElicitationReply("cancel"))
 
     def on_event(
         self, channel_id: str, agent: str, event: SessionEvent | PermissionAsked, replay: bool
@@ -64,7 +83,18 @@ class Streaming:
                 self._commands.announce(agent, event)
             case PermissionAsked():
                 self._ask(channel_id, agent, event)
-            case TextDelta() | ToolChange() | PlanChanged():
+            case (
+                TextDelta()
+                | ToolChange()
+                | PlanChanged()
+                | PlanContentChanged()
+                | PlanRemoved()
+                | CompactionChanged()
+                | CompactionChunk()
+                | SubagentChanged()
+                | SessionMessage()
+                | ChildEvent()
+            ):
                 if not replay:  # a replayed update: history already has what it says
                     self._answer(channel_id, agent, event)
             case ModeChanged():
@@ -74,23 +104,16 @@ class Streaming:
             case Unhandled():
                 self._ignore(event.kind)
 
-    def _answer(
-        self, channel_id: str, agent: str, event: TextDelta | ToolChange | PlanChanged
-    ) -> None:
+    def _answer(self, channel_id: str, agent: str, event: AnswerEvent) -> None:
         state = self._registry.find(channel_id)
         turn = state.answering_agent(agent) if state is not None else None
         if turn is None:
             return  # a late update: the answer it belonged to is over
-        match event:
-            case TextDelta():
-                deltas = turn.answer.append_text(event)
-            case ToolChange():
-                deltas = turn.answer.tool(event)
-                tool = turn.answer.tool_call(event.tool_call_id)
-                if self._checkpointing is not None and tool is not None:
-                    self._checkpointing.tool(turn.watch, tool)
-            case PlanChanged():
-                deltas = turn.answer.plan(event)
+        deltas = turn.answer.apply(event)
+        if isinstance(event, ToolChange):
+            tool = turn.answer.tool_call(event.tool_call_id)
+            if self._checkpointing is not None and tool is not None:
+                self._checkpointing.tool(turn.watch, tool)
         for delta in deltas:
             self._publisher.delta(delta)
 
@@ -98,8 +121,9 @@ class Streaming:
         state = self._registry.find(channel_id)
         if state is None:
             return
-        usage = Usage(used=event.used, size=event.size)
-        state.member(agent).usage = usage
+        member = state.member(agent)
+        usage = usage_kept(member.usage, event)
+        member.usage = usage
         self._publisher.usage(state, agent, usage)
 
     def _ask(self, channel_id: str, agent: str, asked: PermissionAsked) -> None:
@@ -191,7 +215,26 @@ def _relayed(
         task.add_done_callback(_forwarding.discard)
 
     relay.add_done_callback(on_done)
+    # The agent withdrew its request ($/cancel_request): the prompt the relay holds goes too.
+    reply.add_done_callback(lambda done: relay.cancel() if done.cancelled() else None)
     return relay
 
 
 _forwarding: set[asyncio.Future[None]] = set()
+
+
+def usage_kept(before: Usage | None, event: UsageChanged) -> Usage:
+    """The usage an update says, keeping what it leaves out: the cost (cumulative, sent when
+    the agent knows it) and each rate-limit window (claude sends one at a time)."""
+    cost = before.cost if before is not None else None
+    if event.cost is not None:
+        cost = Cost(amount=event.cost.amount, currency=event.cost.currency)
+    windows = {w.window: w for w in (before.rate_limits if before is not None else [])}
+    for limit in event.rate_limits:
+        windows[limit.window] = RateLimit(
+            window=limit.window,
+            status=limit.status,
+            utilization=limit.utilization,
+            resets_at=limit.resets_at,
+        )
+    return Usage(used=event.used, size=event.size, cost=cost, rate_limits=list(windows.values()))

@@ -16,7 +16,10 @@ SystemCode = Literal[
 ]
 ToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]
 ToolStatus = Literal["pending", "in_progress", "completed", "failed"]
-PartKind = Literal["text", "thought", "tool", "plan"]
+# "compaction" and "subagent" are of the stream of 2026 (issue 26).
+PartKind = Literal["text", "thought", "tool", "plan", "compaction", "subagent"]
+CompactionStatus = Literal["in_progress", "completed", "failed", "cancelled"]
+SubagentState = Literal["running", "requires_action", "idle", "unknown"]
 
 
 class Channel(WireModel):
@@ -66,6 +69,9 @@ class ToolCall(WireModel):
     # Extension (issue 17): the id of the "always allow" rule that answered this tool call's
     # permission request without asking the person ("" when none did): its card says so.
     allowed_by_rule: str = ""
+    # The sub-agent sessions this tool call runs (ACP `session` content, issue 26): their
+    # parts are shown in its card.
+    sessions: list[str] = Field(default_factory=list)
 
 
 class PlanEntry(WireModel):
@@ -74,11 +80,46 @@ class PlanEntry(WireModel):
     priority: Literal["high", "medium", "low"] = "medium"
 
 
+class Compaction(WireModel):
+    """The agent compacting its context (`compaction_update`), with the summary it kept."""
+
+    id: str
+    status: CompactionStatus = "in_progress"
+    summary: str = ""
+    error: str = ""
+
+
 class Part(WireModel):
     kind: PartKind
     text: str = ""
     tool: ToolCall | None = None
     plan: list[PlanEntry] | None = None
+    # Issue 26. The ACP `messageId` of a text or thought part ("" when the agent gave none);
+    # the id of a `plan_update` plan (its Markdown in `text`, or a file's URI in `planUri`),
+    # `removed` once `plan_removed` said so; a compaction; a sub-agent session.
+    message_id: str = ""
+    plan_id: str = ""
+    plan_uri: str = ""
+    removed: bool = False
+    compaction: Compaction | None = None
+    subagent: Subagent | None = None
+
+
+class Subagent(WireModel):
+    """A child session the agent runs (`subagent_update`), its messages nested: the prompt it
+    was given, its own parts as they stream, its reply to the parent."""
+
+    session_id: str
+    title: str = ""
+    description: str = ""
+    cwd: str = ""
+    state: SubagentState = "running"
+    stop_reason: str = ""
+    error: str = ""
+    can_cancel: bool = False
+    prompt: str = ""
+    reply: str = ""
+    parts: list[Part] = Field(default_factory=list)
 
 
 class Attachment(WireModel):
@@ -104,6 +145,9 @@ class Message(WireModel):
     queued: bool = False
     stop_reason: StopReason | None = None
     error: str = ""
+    # What the failure's sentence leaves out (the agent's code, message and `data` as sent):
+    # shown folded under it ("" when the sentence says it all).
+    error_details: str = ""
     code: SystemCode | None = None
     attachments: list[Attachment] = Field(default_factory=list)
 
@@ -114,12 +158,34 @@ class PermissionOption(WireModel):
     kind: Literal["allow_once", "allow_always", "reject_once", "reject_always"]
 
 
+class Cost(WireModel):
+    """What a session cost so far (ACP `usage_update.cost`)."""
+
+    amount: float
+    currency: str
+
+
+class RateLimit(WireModel):
+    """A rate-limit window of the agent's account (claude's `_claude/rateLimit`): `window` is
+    five_hour, seven_day, …; `utilization` 0–1; `resetsAt` in seconds since the epoch."""
+
+    window: str
+    status: str = "allowed"
+    utilization: float | None = None
+    resets_at: float | None = None
+
+
 class Usage(WireModel):
     used: int
     size: int = 0
+    cost: Cost | None = None
+    rate_limits: list[RateLimit] = Field(default_factory=list)
 
 
 class Command(WireModel):
     name: str
     description: str = ""
     hint: str = ""
+
+
+Part.model_rebuild()  # Part and Subagent name each other
