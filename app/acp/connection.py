@@ -27,6 +27,7 @@ from acp.meta import AGENT_METHODS
 from acp.schema import InitializeResponse, LoadSessionRequest, NewSessionRequest
 
 from app.acp import session_models
+from app.acp.cancel_request import Cancels
 from app.acp.client import SessionHandler, SidekicksClient
 from app.acp.errors import AgentRequestError, AgentStartError
 from app.acp.handshake import ERROR_TAIL_LINES, initialize
@@ -105,8 +106,15 @@ class AgentConnection:
             raise AgentStartError(err.reason) from None
         proc = self.process.proc
         assert proc.stdin is not None and proc.stdout is not None
-        transport = JsonLines(proc.stdout, proc.stdin, self._notices)
-        link = self._link = Link(acp.connect_to_agent(cast(acp.Client, self.client), transport))
+        # `$/cancel_request` both ways sits between the SDK and the lines (cancel_request.py);
+        # the SDK routes elicitation (client.py) only with its "unstable" methods on.
+        transport = self.client.cancels = Cancels(JsonLines(proc.stdout, proc.stdin, self._notices))
+        link = self._link = Link(
+            acp.connect_to_agent(
+                cast(acp.Client, self.client), transport, use_unstable_protocol=True
+            ),
+            transport,
+        )
         try:
             self.info = await initialize(link, self.process, timeout)
             self.auth_methods = auth_methods(self.info.auth_methods)

@@ -14,6 +14,9 @@ from acp.schema import (
     BooleanConfigOptionCapabilities,
     ClientCapabilities,
     ClientSessionCapabilities,
+    ElicitationCapabilities,
+    ElicitationFormCapabilities,
+    ElicitationUrlCapabilities,
     FileSystemCapabilities,
     Implementation,
     InitializeResponse,
@@ -110,6 +113,10 @@ def client_capabilities() -> ClientCapabilities:
         # Terminal sign-in is advertised both ways agents read it today (the SDK's field, and
         # the `terminal-auth` extension of claude and opencode).
         auth=AuthCapabilities(terminal=True),
+        # Forms and web addresses the agent asks the person about (app/acp/elicitation.py).
+        elicitation=ElicitationCapabilities(
+            form=ElicitationFormCapabilities(), url=ElicitationUrlCapabilities()
+        ),
         # Boolean config options: a switch in the header (app/channels/session_settings.py).
         session=ClientSessionCapabilities(
             config_options=SessionConfigOptionsCapabilities(

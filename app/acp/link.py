@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import acp
 
+from app.acp.cancel_request import Cancels, sending
 from app.acp.errors import AgentRequestError
 from app.i18n import N_, _
 from app.i18n.text import Text, lazy
@@ -26,8 +27,9 @@ EXIT_GRACE = 1.0  # stdout closed: how long the process has to exit before it co
 
 
 class Link:
-    def __init__(self, conn: acp.ClientSideConnection) -> None:
+    def __init__(self, conn: acp.ClientSideConnection, cancels: Cancels | None = None) -> None:
         self.conn = conn
+        self._cancels = cancels  # tells the agent of the requests we give up on
         self._ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     @property
@@ -60,7 +62,8 @@ class Link:
         whose errors are ours: AgentRequestError, ConnectionError, or a TimeoutError that says
         how long. It never outlives the connection, even when the SDK lost track of its answer
         (a malformed answer kills the SDK's receive loop after it forgot the request)."""
-        request = asyncio.ensure_future(awaitable)
+        with sending() as sent:  # the ids the SDK gives the request (app/acp/cancel_request.py)
+            request = asyncio.ensure_future(awaitable)
         ended: asyncio.Future[Any] = self._ended
         try:
             done, _pending = await asyncio.wait(
@@ -69,6 +72,8 @@ class Link:
         finally:
             if not request.done():
                 request.cancel()
+                if self._cancels is not None and not self._ended.done():
+                    self._cancels.give_up(sent)  # `$/cancel_request`: a timeout, or abandoned
         if request in done:
             try:
                 return request.result()

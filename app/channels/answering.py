@@ -166,5 +166,7 @@ async def _await_prompt(
     if task.done():
         return task.result()
     log.warning("leaving an answer behind: the agent did not end it after session/cancel")
-    task.add_done_callback(lambda t: t.cancelled() or t.exception())
+    # Given up: cancelling the request names it to the agent in a `$/cancel_request`
+    # (app/acp/link.py), so an agent that missed session/cancel can still stop.
+    task.cancel()
     return "cancelled"

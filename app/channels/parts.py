@@ -25,6 +25,7 @@ from app.agents.supervisor import Supervisor
 from app.channels.answering import Answering
 from app.channels.attachments import Attachments
 from app.channels.commands import CommandCatalog
+from app.channels.elicitations import ElicitationDesk
 from app.channels.membership import Membership
 from app.channels.opened_sessions import OpenedSessions
 from app.channels.permission_rules import PermissionRules
@@ -38,6 +39,7 @@ from app.channels.terminal_hub import TerminalHub
 from app.channels.turns import Turns
 from app.channels.workspaces import Workspaces
 from app.events.bus import EventBus
+from app.events.payloads import PermissionRequested
 from app.history.base import History
 from app.models.conversation import Message
 from app.workspace.app_files import AppFiles
@@ -72,6 +74,10 @@ class ChannelParts:
             self.rules,
             self.checkpointing,
         )
+        self.elicitations = ElicitationDesk(self.registry, bus)  # the agents' questions
+        streaming.elicitations = self.elicitations
+        self.permissions.on_cancel.append(self.elicitations.cancel)  # Stop, answer's end
+        self.permissions.on_withdrawn = self._withdrawn
         self.terminals = TerminalHub(bus, self.registry, self.publisher, self.checkpointing)
         workspaces = Workspaces(
             self.registry,
@@ -102,6 +108,12 @@ class ChannelParts:
             self.terminals,
         )
         self.attachments = Attachments()
+
+    def _withdrawn(self, request: PermissionRequested) -> None:
+        """The agent withdrew a permission request ($/cancel_request): its prompt goes."""
+        state = self.registry.find(request.channel)
+        if state is not None:
+            self.publisher.permissions_resolved(state, [request.id])
 
     def _notice(self, channel_id: str, agent: str, text: str) -> None:
         """A conflict notice the checkpoints found (as workspaces.ConversationHost's)."""

@@ -6,6 +6,7 @@ Kept by channel, so a channel's view lists its own requests without walking ever
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.core.errors import UserError
@@ -27,6 +28,10 @@ class PermissionBroker:
     def __init__(self) -> None:
         self._by_id: dict[str, PendingPermission] = {}
         self._by_channel: dict[str, dict[str, PendingPermission]] = {}
+        # Told of a request the agent withdrew ($/cancel_request) or dropped (its reply
+        # cancelled), and of each cancel (the channel's other questions go too: elicitations).
+        self.on_withdrawn: Callable[[PermissionRequested], None] = lambda request: None
+        self.on_cancel: list[Callable[[str, str], None]] = []
 
     def add(self, request: PermissionRequested, reply: asyncio.Future[str | None]) -> None:
         """Holds the request until it is answered, cancelled, or its reply is dropped (the agent
@@ -34,9 +39,11 @@ class PermissionBroker:
         pending = PendingPermission(request, reply)
         self._by_id[request.id] = pending
         self._by_channel.setdefault(request.channel, {})[request.id] = pending
-        reply.add_done_callback(lambda _future: self._forget(request))
+        reply.add_done_callback(lambda future: self._forget(request, future.cancelled()))
 
-    def _forget(self, request: PermissionRequested) -> None:
+    def _forget(self, request: PermissionRequested, withdrawn: bool = False) -> None:
+        if withdrawn and request.id in self._by_id:
+            self.on_withdrawn(request)
         self._by_id.pop(request.id, None)
         channel = self._by_channel.get(request.channel)
         if channel is not None:
@@ -62,6 +69,8 @@ class PermissionBroker:
 
     def cancel(self, channel_id: str, agent: str = "") -> list[str]:
         """Replies "cancelled" to the channel's pending requests (of `agent`, if given)."""
+        for cancel in self.on_cancel:
+            cancel(channel_id, agent)
         resolved = []
         for pending in list(self._by_channel.get(channel_id, {}).values()):
             if agent and pending.request.agent != agent:

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from app.acp.elicitation import ElicitationAsked, ElicitationCompleted
 from app.acp.updates import PermissionAsked, SessionEvent, SessionTitled, UserText
 from app.channels.publishing import Publisher
 from app.channels.registry import ChannelRegistry
@@ -48,7 +49,12 @@ class SessionRouter:
         self.loading = False  # session/load replays history: not a new answer
         self.replay: Replay | None = None  # set while a replay is kept as messages
 
-    def on_event(self, event: SessionEvent | PermissionAsked) -> None:
+    def on_event(
+        self, event: SessionEvent | PermissionAsked | ElicitationAsked | ElicitationCompleted
+    ) -> None:
+        if isinstance(event, ElicitationAsked | ElicitationCompleted):  # never a replay's
+            self._streaming.on_elicitation(self._channel_id, self._agent, event)
+            return
         if isinstance(event, SessionTitled):
             if event.title is not None and self._on_title is not None:
                 self._on_title(self._channel_id, self._agent, event.title)

@@ -8,6 +8,7 @@ import asyncio
 import dataclasses
 import logging
 
+from app.acp.elicitation import ElicitationAsked, ElicitationCompleted, ElicitationReply
 from app.acp.updates import (
     ChildEvent,
     CommandsChanged,
@@ -29,6 +30,7 @@ from app.acp.updates import (
 )
 from app.channels.answer import AnswerEvent
 from app.channels.commands import CommandCatalog
+from app.channels.elicitations import ElicitationDesk
 from app.channels.permission_rules import PermissionRules, option_a_rule_gives
 from app.channels.permissions import MAX_PENDING_PER_CHANNEL, PermissionBroker
 from app.channels.publishing import Publisher
@@ -61,6 +63,15 @@ class Streaming:
         self._permissions = permissions
         self._commands = commands
         self._ignored: set[str] = set()
+        self.elicitations: ElicitationDesk | None = None  # the agents' questions (parts.py)
+
+    def on_elicitation(
+        self, channel_id: str, agent: str, event: ElicitationAsked | ElicitationCompleted
+    ) -> None:
+        if self.elicitations is not None:
+            self.elicitations.on_event(channel_id, agent, event)
+        elif isinstance(event, ElicitationAsked) and not event.reply.done():
+            event.reply.set_result(ElicitationReply("cancel"))
 
     def on_event(
         self, channel_id: str, agent: str, event: SessionEvent | PermissionAsked, replay: bool
@@ -204,6 +215,8 @@ def _relayed(
         task.add_done_callback(_forwarding.discard)
 
     relay.add_done_callback(on_done)
+    # The agent withdrew its request ($/cancel_request): the prompt the relay holds goes too.
+    reply.add_done_callback(lambda done: relay.cancel() if done.cancelled() else None)
     return relay
 
 

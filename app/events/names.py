@@ -27,6 +27,8 @@ CHECKPOINTS_CHANGED: Final = "checkpoints:changed"  # an answer's checkpoint tak
 ATTENTION_CHANGED: Final = "attention:changed"  # unread answers or pending permissions (issue 17)
 NOTIFICATION_OPENED: Final = "notification:opened"  # the person clicked a notification
 PERMISSION_RULES_CHANGED: Final = "permission-rules:changed"  # "always allow" rules changed
+ELICITATION_REQUESTED: Final = "elicitation:requested"  # an agent asks the person (issue 26)
+ELICITATION_RESOLVED: Final = "elicitation:resolved"  # its question answered or gone
 
 EXTENSION_EVENTS: Final = (
     SESSION_CHANGED,
@@ -39,4 +41,6 @@ EXTENSION_EVENTS: Final = (
     ATTENTION_CHANGED,
     NOTIFICATION_OPENED,
     PERMISSION_RULES_CHANGED,
+    ELICITATION_REQUESTED,
+    ELICITATION_RESOLVED,
 )

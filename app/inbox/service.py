@@ -1,7 +1,8 @@
 """InboxService (extension, issue 17): what waits for the person across the conversations —
-pending permission requests, "always allow" rules, unread answers — and what is on screen.
-The requests and rules are the channels' (permissions.py, permission_rules.py); the counts are
-app/attention's, a bus subscriber."""
+pending permission requests and agents' questions (elicitations), "always allow" rules, unread
+answers — and what is on screen. The requests, questions and rules are the channels'
+(permissions.py, elicitations.py, permission_rules.py); the counts are app/attention's, a bus
+subscriber."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from app.channels.parts import ChannelParts
 from app.core.expose import exposed
 from app.core.loop import LoopThread
 from app.events.payloads import PermissionRequested
+from app.models.elicitation import ElicitationRequested
 from app.models.finding import AttentionCounts, PermissionRule
 
 
 class InboxService:
     def __init__(self, parts: ChannelParts, attention: AttentionTracker, core: LoopThread) -> None:
         self._permissions = parts.permissions
+        self._elicitations = parts.elicitations
         self._rules = parts.rules
         self._attention = attention
         self._core = core
@@ -24,6 +27,12 @@ class InboxService:
     def Permissions(self) -> list[PermissionRequested]:
         """Extension: every pending permission request of every channel, oldest first."""
         return self._core.call(self._permissions.all)
+
+    @exposed
+    def Elicitations(self) -> list[ElicitationRequested]:
+        """Extension (issue 26): every agent's pending question (elicitation) in every
+        channel, oldest first; answered with ChannelService.AnswerElicitation."""
+        return self._core.call(self._elicitations.all)
 
     @exposed
     def PermissionRules(self) -> list[PermissionRule]:

@@ -23,7 +23,8 @@ SERVICES = {
     },
     "ChannelService": {
         "List", "Create", "Rename", "Delete", "AddMember", "RemoveMember", "Direct", "Send",
-        "Cancel", "AnswerPermission", "Conversation", "Older", "Commands", "Prepare", "Resend",
+        "Cancel", "AnswerPermission", "AnswerElicitation", "Conversation", "Older", "Commands",
+        "Prepare", "Resend",
         "NewSession", "OpenSession",
     },
     "SessionService": {"SetMode", "SetOption"},
@@ -38,7 +39,8 @@ SERVICES = {
     "SearchService": {"Search", "Around", "Newer"},
     "ExportService": {"Export", "SaveExport", "MessageMarkdown"},
     "InboxService": {
-        "Permissions", "PermissionRules", "RevokePermissionRule", "Viewing", "Attention",
+        "Permissions", "Elicitations", "PermissionRules", "RevokePermissionRule", "Viewing",
+        "Attention",
         "LastViewed",
     },
     "SignInService": {

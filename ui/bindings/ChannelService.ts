@@ -8,6 +8,11 @@ export function AddMember(id: string, agent: string): Promise<Channel> {
   return call("ChannelService", "AddMember", id, agent);
 }
 
+/** Extension (issue 26): answers an agent's question (`elicitation:requested`): `accept` with the form's content (checked against its fields first; none in url mode), `decline` or `cancel`. */
+export function AnswerElicitation(id: string, action: string, content?: Record<string, boolean | number | number | string | string[]> | void): Promise<void> {
+  return call("ChannelService", "AnswerElicitation", id, action, content);
+}
+
 /** Answers a pending permission request with one of its options. */
 export function AnswerPermission(id: string, optionId: string): Promise<void> {
   return call("ChannelService", "AnswerPermission", id, optionId);

@@ -1,11 +1,16 @@
 // generated — do not edit: scripts/gen_bindings.py writes this file from app/.
 
 import { call } from "./runtime";
-import type { AttentionCounts, PermissionRequested, PermissionRule } from "./models";
+import type { AttentionCounts, ElicitationRequested, PermissionRequested, PermissionRule } from "./models";
 
 /** Extension: unread answers by channel and pending permission requests. */
 export function Attention(): Promise<AttentionCounts> {
   return call("InboxService", "Attention");
+}
+
+/** Extension (issue 26): every agent's pending question (elicitation) in every channel, oldest first; answered with ChannelService.AnswerElicitation. */
+export function Elicitations(): Promise<ElicitationRequested[]> {
+  return call("InboxService", "Elicitations");
 }
 
 /** Extension: the conversation on screen when the app last closed ("" for none or one deleted since). */

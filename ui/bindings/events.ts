@@ -1,6 +1,6 @@
 // generated — do not edit: scripts/gen_bindings.py writes this file from app/.
 
-import type { AgentLog, AgentStateChanged, AttentionCounts, ChangesChanged, ChannelsChanged, CheckpointsChanged, CommandsChanged, ConfigChanged, MessageDelta, MessageUpdated, NotificationOpened, PermissionRequested, PermissionResolved, PermissionRulesChanged, SessionChanged, SignInTerminalExited, SignInTerminalOutput, TerminalExited, TerminalOutput, TurnChanged, UsageChanged } from "./models";
+import type { AgentLog, AgentStateChanged, AttentionCounts, ChangesChanged, ChannelsChanged, CheckpointsChanged, CommandsChanged, ConfigChanged, ElicitationRequested, ElicitationResolved, MessageDelta, MessageUpdated, NotificationOpened, PermissionRequested, PermissionResolved, PermissionRulesChanged, SessionChanged, SignInTerminalExited, SignInTerminalOutput, TerminalExited, TerminalOutput, TurnChanged, UsageChanged } from "./models";
 
 /** Every event the backend sends, by its SPEC name. */
 export const Events = {
@@ -25,6 +25,8 @@ export const Events = {
   AttentionChanged: "attention:changed",
   NotificationOpened: "notification:opened",
   PermissionRulesChanged: "permission-rules:changed",
+  ElicitationRequested: "elicitation:requested",
+  ElicitationResolved: "elicitation:resolved",
 } as const;
 
 /** The payload type of each event. */
@@ -50,6 +52,8 @@ export interface EventPayloads {
   "attention:changed": AttentionCounts;
   "notification:opened": NotificationOpened;
   "permission-rules:changed": PermissionRulesChanged;
+  "elicitation:requested": ElicitationRequested;
+  "elicitation:resolved": ElicitationResolved;
 }
 
 export type EventName = keyof EventPayloads;

@@ -129,6 +129,14 @@ export interface CommandsChanged {
   commands: Command[];
 }
 
+/** The agent compacting its context (`compaction_update`), with the summary it kept. */
+export interface Compaction {
+  id: string;
+  status: "in_progress" | "completed" | "failed" | "cancelled";
+  summary: string;
+  error: string;
+}
+
 /** The file was saved or reloaded. `problems` holds problems and warnings (see `warning`). */
 export interface ConfigChanged {
   path: string;
@@ -160,11 +168,60 @@ export interface Conversation {
   more: boolean;
 }
 
+/** What a session cost so far (ACP `usage_update.cost`). */
+export interface Cost {
+  amount: number;
+  currency: string;
+}
+
 export interface Diff {
   path: string;
   oldText: string;
   newText: string;
   newFile: boolean;
+}
+
+export interface ElicitationChoice {
+  value: string;
+  title: string;
+}
+
+/** One property of the requested schema, as a form field. */
+export interface ElicitationField {
+  name: string;
+  kind: "string" | "number" | "integer" | "boolean" | "enum" | "multiselect";
+  title: string;
+  description: string;
+  required: boolean;
+  default: boolean | number | string | string[] | null;
+  choices: ElicitationChoice[];
+  minimum: number | null;
+  maximum: number | null;
+  minLength: number | null;
+  maxLength: number | null;
+  minItems: number | null;
+  maxItems: number | null;
+  format: string;
+}
+
+/** A question waiting for the person (event `elicitation:requested`). */
+export interface ElicitationRequested {
+  id: string;
+  channel: string;
+  agent: string;
+  messageId: string;
+  mode: "form" | "url";
+  message: string;
+  title: string;
+  description: string;
+  fields: ElicitationField[];
+  url: string;
+}
+
+/** The question is gone: answered, cancelled (Stop, the agent's exit, the channel deleted) or withdrawn by the agent (event `elicitation:resolved`). */
+export interface ElicitationResolved {
+  id: string;
+  channel: string;
 }
 
 /** One file an agent changed in one answer, reviewable and revertible. `diff` is the unified diff from the text before to the text after (cut, with a note, past its size limit; "" for a binary file); `newFile` when the file did not exist before (`status` "added"). `reverted` once the person reverted it. `conflictWith` names who changed the file on disk since this agent last read or wrote it ("" when nobody did): another agent's name, or "you" for an outside change. `path` is the file really written, every link resolved; `throughLink` is the path the agent gave when a symbolic link led from it to `path` (""). `route` says how it was made; `during` names the other agents whose answers ran on the same folder at the same time when nothing tells which of them made it ("changed during both answers"). `checkpoint`: the answer whose folder checkpoints hold the change ("" for a write outside them, kept by its texts). `revertible` is false once the checkpoint that holds its contents was cleared. */
@@ -224,7 +281,7 @@ export interface MessageDelta {
   channel: string;
   messageId: string;
   index: number;
-  kind: "text" | "thought" | "tool" | "plan";
+  kind: "text" | "thought" | "tool" | "plan" | "compaction" | "subagent";
   text: string | null;
   part: Part | null;
 }
@@ -265,10 +322,16 @@ export interface Page {
 }
 
 export interface Part {
-  kind: "text" | "thought" | "tool" | "plan";
+  kind: "text" | "thought" | "tool" | "plan" | "compaction" | "subagent";
   text: string;
   tool: ToolCall | null;
   plan: PlanEntry[] | null;
+  messageId: string;
+  planId: string;
+  planUri: string;
+  removed: boolean;
+  compaction: Compaction | null;
+  subagent: Subagent | null;
 }
 
 export interface PermissionOption {
@@ -318,6 +381,14 @@ export interface Problem {
   column: number;
   message: string;
   warning: boolean;
+}
+
+/** A rate-limit window of the agent's account (claude's `_claude/rateLimit`): `window` is five_hour, seven_day, …; `utilization` 0–1; `resetsAt` in seconds since the epoch. */
+export interface RateLimit {
+  window: string;
+  status: string;
+  utilization: number | null;
+  resetsAt: number | null;
 }
 
 /** What Restore will do to one file (CheckpointService.RestorePreview): `status` is the change it makes — "added" recreates a file, "deleted" removes one. `skipped` says why a file is left as it is ("" when it is restored): a symbolic link is never recreated. */
@@ -397,6 +468,21 @@ export interface SkippedFile {
   reason: string;
 }
 
+/** A child session the agent runs (`subagent_update`), its messages nested: the prompt it was given, its own parts as they stream, its reply to the parent. */
+export interface Subagent {
+  sessionId: string;
+  title: string;
+  description: string;
+  cwd: string;
+  state: "running" | "requires_action" | "idle" | "unknown";
+  stopReason: string;
+  error: string;
+  canCancel: boolean;
+  prompt: string;
+  reply: string;
+  parts: Part[];
+}
+
 /** Extension: a command an agent ran ended (exit code, or the signal that killed it). */
 export interface TerminalExited {
   channel: string;
@@ -438,6 +524,7 @@ export interface ToolCall {
   diffs: Diff[];
   terminals: TerminalView[];
   allowedByRule: string;
+  sessions: string[];
 }
 
 export interface TurnChanged {
@@ -450,6 +537,8 @@ export interface TurnChanged {
 export interface Usage {
   used: number;
   size: number;
+  cost: Cost | null;
+  rateLimits: RateLimit[];
 }
 
 export interface UsageChanged {
