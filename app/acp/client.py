@@ -178,6 +178,7 @@ class SidekicksClient(WorkspaceCalls):
             tool=tool_change(tool_call, started=False),
             options=permission_choices(options),
             reply=asyncio.get_running_loop().create_future(),
+            session=session_id if session_id in self._parents else "",
         )
         with self._on_cancel(asked.reply.cancel):  # withdrawn: answered -32800, prompt gone
             handler.on_event(asked)

@@ -290,6 +290,7 @@ class PermissionAsked:
     # Sidekicks' own question (a write outside the agent's folders), not the agent's: no
     # "always allow" rule answers it.
     own: bool = False
+    session: str = ""  # a sub-agent's session that asks (shown in its parent), "" for its own
 
 
 AuthType = Literal["agent", "env_var", "terminal"]

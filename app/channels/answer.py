@@ -387,6 +387,10 @@ class SubagentParts:
         self._sub(child).parts = stream.message.parts
         return [self._part_delta(child)]
 
+    def tool_call(self, child: str, tool_id: str) -> ToolCall | None:
+        stream = self._streams.get(child)
+        return stream.tool_call(tool_id) if stream is not None else None
+
     def _sub(self, child: str) -> Subagent:
         index = self._index.get(child)
         parts = self._answer.message.parts

@@ -110,10 +110,13 @@ class Streaming:
         if turn is None:
             return  # a late update: the answer it belonged to is over
         deltas = turn.answer.apply(event)
+        tool = None
         if isinstance(event, ToolChange):
             tool = turn.answer.tool_call(event.tool_call_id)
-            if self._checkpointing is not None and tool is not None:
-                self._checkpointing.tool(turn.watch, tool)
+        elif isinstance(event, ChildEvent) and isinstance(event.event, ToolChange):
+            tool = turn.answer.subagents.tool_call(event.session_id, event.event.tool_call_id)
+        if self._checkpointing is not None and tool is not None:
+            self._checkpointing.tool(turn.watch, tool)
         for delta in deltas:
             self._publisher.delta(delta)
 
@@ -144,8 +147,13 @@ class Streaming:
                 )
             return
         # Show (or update) the tool the request is about: with the rule that allowed it, if one.
-        deltas = turn.answer.tool(asked.tool)
-        tool = turn.answer.tool_call(asked.tool.tool_call_id) or ToolCall(id="?")
+        if asked.session:  # a sub-agent's: its tool call is shown in its part
+            deltas = turn.answer.apply(ChildEvent(asked.session, asked.tool))
+            found = turn.answer.subagents.tool_call(asked.session, asked.tool.tool_call_id)
+        else:
+            deltas = turn.answer.tool(asked.tool)
+            found = turn.answer.tool_call(asked.tool.tool_call_id)
+        tool = found or ToolCall(id="?")
         if self._checkpointing is not None and tool.id != "?":
             # Some agents announce a command only in its permission request: its folders'
             # checkpoint is taken now, and the agent hears the answer once it is taken, so the
