@@ -35,15 +35,6 @@ from app.acp.elicitation import (
     elicitation_asked,
     sdk_response,
 )
-from app.acp.cancel_request import Cancels
-from app.acp.elicitation import (
-    ElicitationAsked,
-    ElicitationCompleted,
-    ElicitationReply,
-    Unusable,
-    elicitation_asked,
-    sdk_response,
-)
 from app.acp.notices import PREFIX
 from app.acp.translate import permission_choices, session_event, tool_change
 from app.acp.updates import ChildEvent, PermissionAsked, SessionEvent, SubagentChanged
@@ -77,7 +68,6 @@ class SidekicksClient(WorkspaceCalls):
         self._early_total = 0
         self._on_log = on_log
         self._dropped_logged = False
-        self.cancels: Cancels | None = None  # the connection's, once it has started
         self.cancels: Cancels | None = None  # the connection's, once it has started
         # Sub-agent sessions (`subagent_update`) → the attached session they are shown in.
         self._parents: dict[str, str] = {}
@@ -201,42 +191,6 @@ class SidekicksClient(WorkspaceCalls):
 
     def on_connect(self, conn: Any) -> None:
         pass
-
-    # ---- elicitation (form and url modes) ----------------------------------------------------
-
-    def _on_cancel(self, callback: Callable[[], object]) -> contextlib.AbstractContextManager[None]:
-        """Within: the agent's `$/cancel_request` of the request being handled runs callback."""
-        return self.cancels.on_cancel(callback) if self.cancels else contextlib.nullcontext()
-
-    async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> Any:
-        """ACP `elicitation/create`: the person's answer (accept with content, decline,
-        cancel). A session-scoped request goes to its session; a request-scoped one to the
-        session of our request it names (a prompt in progress); otherwise it is cancelled."""
-        session_id = getattr(mode, "session_id", None)
-        if session_id is None and self.cancels is not None:
-            session_id = self.cancels.session_of(getattr(mode, "request_id", None))
-        handler = self._handlers.get(session_id or "")
-        if handler is None:
-            return sdk_response(ElicitationReply("cancel"))
-        reply: asyncio.Future[ElicitationReply] = asyncio.get_running_loop().create_future()
-        try:
-            asked = elicitation_asked(message, mode, reply)
-        except Unusable as why:
-            self._on_log(
-                PREFIX + _("a question Sidekicks cannot show was declined: {why}").format(why=why)
-            )
-            return sdk_response(ElicitationReply("decline"))
-        with self._on_cancel(reply.cancel):  # withdrawn: answered -32800, the form goes away
-            handler.on_event(asked)
-            answer = await reply
-        return sdk_response(answer)
-
-    async def complete_elicitation(self, elicitation_id: str, **kwargs: Any) -> None:
-        """ACP `elicitation/complete`: a url-mode elicitation is over (its prompt goes)."""
-        # Every session of this connection is the same agent's: one handler finds it.
-        handler = next(iter(self._handlers.values()), None)
-        if handler is not None:
-            handler.on_event(ElicitationCompleted(elicitation_id))
 
     # ---- elicitation (form and url modes) ----------------------------------------------------
 

@@ -28,7 +28,6 @@ from acp.schema import InitializeResponse, LoadSessionRequest, NewSessionRequest
 
 from app.acp import session_models
 from app.acp.cancel_request import Cancels
-from app.acp.cancel_request import Cancels
 from app.acp.client import SessionHandler, SidekicksClient
 from app.acp.errors import AgentRequestError, AgentStartError
 from app.acp.handshake import ERROR_TAIL_LINES, initialize

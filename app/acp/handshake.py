@@ -117,10 +117,6 @@ def client_capabilities() -> ClientCapabilities:
         elicitation=ElicitationCapabilities(
             form=ElicitationFormCapabilities(), url=ElicitationUrlCapabilities()
         ),
-        # Forms and web addresses the agent asks the person about (app/acp/elicitation.py).
-        elicitation=ElicitationCapabilities(
-            form=ElicitationFormCapabilities(), url=ElicitationUrlCapabilities()
-        ),
         # Boolean config options: a switch in the header (app/channels/session_settings.py).
         session=ClientSessionCapabilities(
             config_options=SessionConfigOptionsCapabilities(

@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 import acp
 
 from app.acp.cancel_request import Cancels, sending
-from app.acp.cancel_request import Cancels, sending
 from app.acp.errors import AgentRequestError
 from app.i18n import N_, _
 from app.i18n.text import Text, lazy
@@ -64,7 +63,6 @@ class Link:
         how long. It never outlives the connection, even when the SDK lost track of its answer
         (a malformed answer kills the SDK's receive loop after it forgot the request)."""
         with sending() as sent:  # the ids the SDK gives the request (app/acp/cancel_request.py)
-            with sending() as sent:  # the ids the SDK gives the request (app/acp/cancel_request.py)
             request = asyncio.ensure_future(awaitable)
         ended: asyncio.Future[Any] = self._ended
         try:
@@ -74,8 +72,6 @@ class Link:
         finally:
             if not request.done():
                 request.cancel()
-                if self._cancels is not None and not self._ended.done():
-                    self._cancels.give_up(sent)  # `$/cancel_request`: a timeout, or abandoned
                 if self._cancels is not None and not self._ended.done():
                     self._cancels.give_up(sent)  # `$/cancel_request`: a timeout, or abandoned
         if request in done:

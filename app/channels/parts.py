@@ -26,7 +26,6 @@ from app.channels.answering import Answering
 from app.channels.attachments import Attachments
 from app.channels.commands import CommandCatalog
 from app.channels.elicitations import ElicitationDesk
-from app.channels.elicitations import ElicitationDesk
 from app.channels.membership import Membership
 from app.channels.opened_sessions import OpenedSessions
 from app.channels.permission_rules import PermissionRules
@@ -40,7 +39,6 @@ from app.channels.terminal_hub import TerminalHub
 from app.channels.turns import Turns
 from app.channels.workspaces import Workspaces
 from app.events.bus import EventBus
-from app.events.payloads import PermissionRequested
 from app.events.payloads import PermissionRequested
 from app.history.base import History
 from app.models.conversation import Message
@@ -80,10 +78,6 @@ class ChannelParts:
         streaming.elicitations = self.elicitations
         self.permissions.on_cancel.append(self.elicitations.cancel)  # Stop, answer's end
         self.permissions.on_withdrawn = self._withdrawn
-        self.elicitations = ElicitationDesk(self.registry, bus)  # the agents' questions
-        streaming.elicitations = self.elicitations
-        self.permissions.on_cancel.append(self.elicitations.cancel)  # Stop, answer's end
-        self.permissions.on_withdrawn = self._withdrawn
         self.terminals = TerminalHub(bus, self.registry, self.publisher, self.checkpointing)
         workspaces = Workspaces(
             self.registry,
@@ -114,12 +108,6 @@ class ChannelParts:
             self.terminals,
         )
         self.attachments = Attachments()
-
-    def _withdrawn(self, request: PermissionRequested) -> None:
-        """The agent withdrew a permission request ($/cancel_request): its prompt goes."""
-        state = self.registry.find(request.channel)
-        if state is not None:
-            self.publisher.permissions_resolved(state, [request.id])
 
     def _withdrawn(self, request: PermissionRequested) -> None:
         """The agent withdrew a permission request ($/cancel_request): its prompt goes."""

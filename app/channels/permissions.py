@@ -32,10 +32,6 @@ class PermissionBroker:
         # cancelled), and of each cancel (the channel's other questions go too: elicitations).
         self.on_withdrawn: Callable[[PermissionRequested], None] = lambda request: None
         self.on_cancel: list[Callable[[str, str], None]] = []
-        # Told of a request the agent withdrew ($/cancel_request) or dropped (its reply
-        # cancelled), and of each cancel (the channel's other questions go too: elicitations).
-        self.on_withdrawn: Callable[[PermissionRequested], None] = lambda request: None
-        self.on_cancel: list[Callable[[str, str], None]] = []
 
     def add(self, request: PermissionRequested, reply: asyncio.Future[str | None]) -> None:
         """Holds the request until it is answered, cancelled, or its reply is dropped (the agent

@@ -15,7 +15,6 @@ from app.core.expose import exposed
 from app.core.loop import LoopThread
 from app.models.conversation import Channel, Command
 from app.models.elicitation import ElicitationValue
-from app.models.elicitation import ElicitationValue
 from app.models.wire import WireJson
 
 log = logging.getLogger(__name__)
@@ -37,7 +36,6 @@ class ChannelService:
         self._sessions = parts.sessions
         self._opened = parts.opened
         self._permissions = parts.permissions
-        self._elicitations = parts.elicitations
         self._elicitations = parts.elicitations
         self._rules = parts.rules
         self._commands = parts.commands
@@ -135,15 +133,6 @@ class ChannelService:
         self._publisher.permissions_resolved(state, [request.id])
         if kind == "allow_always":
             self._rules.given(request)  # kept after the answer: a failed write loses no answer
-
-    @exposed
-    def AnswerElicitation(
-        self, id: str, action: str, content: dict[str, ElicitationValue] | None = None
-    ) -> None:
-        """Extension (issue 26): answers an agent's question (`elicitation:requested`):
-        `accept` with the form's content (checked against its fields first; none in url mode),
-        `decline` or `cancel`."""
-        self._core.call(lambda: self._elicitations.answer(id, action, content))
 
     @exposed
     def AnswerElicitation(

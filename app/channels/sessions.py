@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from app.acp.elicitation import ElicitationAsked, ElicitationCompleted
-from app.acp.elicitation import ElicitationAsked, ElicitationCompleted
 from app.acp.updates import PermissionAsked, SessionEvent, SessionTitled, UserText
 from app.channels.publishing import Publisher
 from app.channels.registry import ChannelRegistry

@@ -9,7 +9,6 @@ import dataclasses
 import logging
 
 from app.acp.elicitation import ElicitationAsked, ElicitationCompleted, ElicitationReply
-from app.acp.elicitation import ElicitationAsked, ElicitationCompleted, ElicitationReply
 from app.acp.updates import (
     ChildEvent,
     CommandsChanged,
@@ -31,7 +30,6 @@ from app.acp.updates import (
 )
 from app.channels.answer import AnswerEvent
 from app.channels.commands import CommandCatalog
-from app.channels.elicitations import ElicitationDesk
 from app.channels.elicitations import ElicitationDesk
 from app.channels.permission_rules import PermissionRules, option_a_rule_gives
 from app.channels.permissions import MAX_PENDING_PER_CHANNEL, PermissionBroker

@@ -29,8 +29,6 @@ NOTIFICATION_OPENED: Final = "notification:opened"  # the person clicked a notif
 PERMISSION_RULES_CHANGED: Final = "permission-rules:changed"  # "always allow" rules changed
 ELICITATION_REQUESTED: Final = "elicitation:requested"  # an agent asks the person (issue 26)
 ELICITATION_RESOLVED: Final = "elicitation:resolved"  # its question answered or gone
-ELICITATION_REQUESTED: Final = "elicitation:requested"  # an agent asks the person (issue 26)
-ELICITATION_RESOLVED: Final = "elicitation:resolved"  # its question answered or gone
 
 EXTENSION_EVENTS: Final = (
     SESSION_CHANGED,

@@ -18,7 +18,6 @@ from app.models.conversation import (
     Usage,
 )
 from app.models.elicitation import ElicitationRequested, ElicitationResolved
-from app.models.elicitation import ElicitationRequested, ElicitationResolved
 from app.models.finding import AttentionCounts, NotificationOpened, PermissionRulesChanged
 from app.models.problems import Problem
 from app.models.sessions import MemberSession
@@ -183,8 +182,6 @@ EVENT_PAYLOADS: dict[str, type[WireModel]] = {
     names.ATTENTION_CHANGED: AttentionCounts,
     names.NOTIFICATION_OPENED: NotificationOpened,
     names.PERMISSION_RULES_CHANGED: PermissionRulesChanged,
-    names.ELICITATION_REQUESTED: ElicitationRequested,
-    names.ELICITATION_RESOLVED: ElicitationResolved,
     names.ELICITATION_REQUESTED: ElicitationRequested,
     names.ELICITATION_RESOLVED: ElicitationResolved,
 }
