@@ -95,7 +95,7 @@ def test_content_is_checked_against_the_fields() -> None:
         {"i": 1, "m": "a"},
         {"i": 1, "b": 0},
     ):
-        with pytest.raises(ValueError, match="must|required|takes|names"):
+        with pytest.raises(ValueError, match=r"must|required|takes|names"):
             check_content(fields, wrong)
 
 
