@@ -51,6 +51,7 @@ from acp.schema import (
     UserMessageChunk,
 )
 
+from app.acp.ansi import strip_ansi
 from app.acp.session_models import MODELS_OPTION_ID, SessionModelState, response_models
 from app.acp.session_titles import title_text
 from app.acp.stream_extensions import carried, rate_limits, stream_event, tool_sessions
@@ -292,7 +293,7 @@ def auth_methods(methods: list[Any] | None) -> tuple[AuthMethod, ...]:
 
 
 def _auth_method(method: AuthMethodAgent | EnvVarAuthMethod | TerminalAuthMethod) -> AuthMethod:
-    description = method.description or ""
+    description = strip_ansi(method.description or "").strip()  # words, as the person reads
     kind: AuthType = "agent"
     variables: tuple[AuthVar, ...] = ()
     link = None
@@ -331,7 +332,7 @@ def _auth_method(method: AuthMethodAgent | EnvVarAuthMethod | TerminalAuthMethod
         link = found.group(0).rstrip(".,;:") if found else None
     return AuthMethod(
         method.id,
-        valid_text(method.name),
+        valid_text(strip_ansi(method.name).strip()),
         valid_text(description),
         kind,
         variables,

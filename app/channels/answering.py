@@ -15,6 +15,7 @@ from app.acp.errors import describe_error, with_stderr
 from app.acp.prompts import PromptBlock
 from app.channels.answer import Answer
 from app.channels.context import CONTEXT_MESSAGES, build_prompt, prompt_blocks
+from app.channels.failed_answer import failed, without_repeated_error
 from app.channels.permissions import PermissionBroker
 from app.channels.publishing import Publisher, new_message
 from app.channels.registry import ChannelRegistry
@@ -93,7 +94,7 @@ class Answering:
             # Some agents answer a cancel with end_turn.
             answer.stop_reason = "cancelled" if state.scope.cancelled else stop_reason
         except Exception as err:
-            answer.error = describe_error(err)
+            failed(answer, err, conn.note)  # its sentence, and its details
             if isinstance(err, ConnectionError):  # its last words, without terminal codes
                 answer.error = with_stderr(answer.error, conn.stderr_tail(5))
         except BaseException:  # the task was cancelled: the answer is not kept
@@ -109,6 +110,7 @@ class Answering:
         live = turn.answer
         for delta in [*live.finish(), *live.final_terminals(), *live.cancel_unfinished_tools()]:
             self._publisher.delta(delta)
+        without_repeated_error(answer)  # an error the agent also said as the answer's text
         answer.done = True
         try:
             if not state.closing:

@@ -145,6 +145,9 @@ class Message(WireModel):
     queued: bool = False
     stop_reason: StopReason | None = None
     error: str = ""
+    # What the failure's sentence leaves out (the agent's code, message and `data` as sent):
+    # shown folded under it ("" when the sentence says it all).
+    error_details: str = ""
     code: SystemCode | None = None
     attachments: list[Attachment] = Field(default_factory=list)
 

@@ -272,6 +272,7 @@ export interface Message {
   queued: boolean;
   stopReason: "end_turn" | "cancelled" | "max_tokens" | "max_turn_requests" | "refusal" | null;
   error: string;
+  errorDetails: string;
   code: "agent-joined" | "agent-left" | "no-recipient" | "agent-unavailable" | "new-session" | "restored" | null;
   attachments: Attachment[];
 }

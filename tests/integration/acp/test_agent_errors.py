@@ -47,7 +47,7 @@ def test_a_failed_session_says_the_agents_explanation_without_escape_codes(
         since=mark,
     )["message"]
     assert message["agent"] == "codex"
-    assert message["error"] == "model gpt-x not available (Internal error)"
+    assert message["error"] == "model gpt-x not available"
 
 
 def test_an_agent_dying_mid_turn_shows_its_last_words_without_escape_codes(

@@ -14,6 +14,7 @@ function message(id: string, text = id, queued = false): Message {
     queued,
     stopReason: null,
     error: "",
+    errorDetails: "",
     code: null,
     attachments: [],
   };

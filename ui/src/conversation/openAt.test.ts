@@ -49,6 +49,7 @@ function message(id: string, queued = false): Message {
     queued,
     stopReason: null,
     error: "",
+    errorDetails: "",
     code: null,
     attachments: [],
   };

@@ -18,6 +18,7 @@ function message(role: Message["role"], ...texts: string[]): Message {
     queued: false,
     stopReason: null,
     error: "",
+    errorDetails: "",
     code: null,
     attachments: [],
   };

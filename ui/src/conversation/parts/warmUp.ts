@@ -68,6 +68,7 @@ function sample(role: "user" | "agent", i: number): Message {
     queued: false,
     stopReason: null,
     error: "",
+    errorDetails: "",
     code: null,
     attachments: [],
   };

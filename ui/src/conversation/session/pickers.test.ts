@@ -14,11 +14,21 @@ function select(id: string, category: string, value = "a"): SessionOptionInfo {
       { value: "a", name: `${id} A`, description: "" },
       { value: "b", name: `${id} B`, description: "" },
     ],
+    via: "config_option",
   };
 }
 
 function toggle(id: string, value: boolean): SessionOptionInfo {
-  return { id, name: id, kind: "boolean", value, description: "", category: "", choices: [] };
+  return {
+    id,
+    name: id,
+    kind: "boolean",
+    value,
+    description: "",
+    category: "",
+    choices: [],
+    via: "config_option",
+  };
 }
 
 const modes = [
@@ -72,6 +82,18 @@ describe("the header's pickers of a member session", () => {
       name: "Ask",
       description: "Asks before editing",
     });
+  });
+
+  it("shows the models an agent offers the older way (session/set_model) as its model picker", () => {
+    // gemini-cli: its modes, and its models in the `models` field, not as a config option.
+    const models = { ...select("model", "model", "b"), via: "set_model" as const };
+    const session: MemberSession = { modes, mode: "ask", options: [models] };
+    const pickers = pickersOf(session);
+    expect(pickers.map((p) => [p.kind, p.group, p.key, p.value])).toEqual([
+      ["mode", "mode", "mode", "ask"],
+      ["select", "model", "option:model", "b"],
+    ]);
+    expect(summaryOf(pickers)).toBe("Ask · model B");
   });
 
   it("leaves the modes out when the agent offers a mode option instead", () => {

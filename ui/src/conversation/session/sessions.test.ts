@@ -46,6 +46,7 @@ function session(mode: string, model = "small"): MemberSession {
           { value: "small", name: "Small", description: "" },
           { value: "large", name: "Large", description: "" },
         ],
+        via: "config_option",
       },
     ],
   };
