@@ -22,6 +22,7 @@ from app.channels.state import ChannelState, LiveSession, OpenSession
 from app.channels.streaming import Streaming
 from app.channels.workspaces import Workspaces
 from app.core.errors import UserError
+from app.core.tasks import Background
 from app.i18n import _
 from app.models.conversation import Message, Usage
 
@@ -82,6 +83,7 @@ class Sessions:
         self._settings = settings
         # One opening at a time per channel and agent (a turn and a SetMode may both ask).
         self._opening: dict[tuple[str, str], asyncio.Lock] = {}
+        self._background = Background()  # the closes New session leaves running
 
     def current(self, state: ChannelState, agent: str, conn: AgentConnection) -> str | None:
         """The agent's open session in this channel on this process, if any."""
@@ -161,9 +163,14 @@ class Sessions:
 
     async def close(self, state: ChannelState, agent: str) -> None:
         """ACP `session/close` for the member's open session, when the agent advertises it
-        (its conversation is deleted, or it leaves): best effort, a few seconds at most."""
+        (its conversation is deleted, it leaves, or New session leaves it behind): best
+        effort, a few seconds at most."""
         existing = state.sessions.get(agent)
-        if existing is None or not existing.conn.connected:
+        if existing is not None:
+            await self._close_open(agent, existing)
+
+    async def _close_open(self, agent: str, existing: OpenSession) -> None:
+        if not existing.conn.connected:
             return
         if not existing.conn.session_support.close:
             return
@@ -186,6 +193,8 @@ class Sessions:
         if any(self._opening_now(state, agent) for agent in state.channel.members):
             raise UserError(_("An agent is opening its session: try again in a moment"))
         publisher.system(state, "new-session", "")
+        for agent in list(state.sessions):  # the agents may free the sessions left behind
+            self._background.start(self._close_open(agent, state.sessions[agent]))
         for agent in state.channel.members:
             member = state.member(agent)
             member.session_id, member.last_seen = "", ""

@@ -3,7 +3,7 @@ folder), `session/load` replaying a session's history, `session/resume`, `sessio
 `session_info_update` titles and `logout`.
 
     python tests/fakes/acp2026_sessions.py [no-list] [no-resume] [no-close] [no-logout]
-                                           [list-fails] [many]
+                                           [list-fails] [resume-fails] [many]
 
 Its earlier sessions (in its working folder): `old-1` "Fix the parser" (a question, an answer
 with a tool call), `old-2` "Write docs", `old-3` without a title, and `far-1` in another folder
@@ -11,7 +11,8 @@ with a tool call), `old-2` "Write docs", `old-3` without a title, and `far-1` in
 cursor is `page-N`. `session/load` replays the session (user_message_chunk, agent chunks, a
 tool call) then titles it; a load of an unknown id is an error. A prompt is answered
 `echo: TEXT`; a prompt `title WORDS` makes the agent title the session WORDS. Each flag takes a
-capability away; `list-fails` answers `session/list` with an error. Every stdin line goes to
+capability away; `list-fails` answers `session/list` with an error, `resume-fails`
+`session/resume` (it advertises it). Every stdin line goes to
 $FAKE_LOG.
 """
 
@@ -125,6 +126,8 @@ def handle(message: dict[str, Any]) -> None:
         replay(session_id)
         open_sessions.add(session_id)
         send({"id": rid, "result": {}})
+    elif method == "session/resume" and "resume-fails" in FLAGS:
+        send({"id": rid, "error": {"code": -32002, "message": f"no session {session_id}"}})
     elif method == "session/resume" and "no-resume" not in FLAGS:
         open_sessions.add(session_id)
         send({"id": rid, "result": {}})

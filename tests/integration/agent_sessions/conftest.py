@@ -21,6 +21,7 @@ AGENTS: dict[str, list[str]] = {
     "plain": ["no-list", "no-resume", "no-close", "no-logout"],
     "broken": ["list-fails"],
     "crowd": ["many"],
+    "flaky": ["resume-fails"],
 }
 
 

@@ -138,6 +138,32 @@ def test_without_resume_session_load_is_the_fallback(open_keeper: Callable[[], K
     assert len(again.received("plain", "session/load")) == 1
 
 
+def test_a_refused_resume_falls_back_to_load(open_keeper: Callable[[], Keeper]) -> None:
+    first = open_keeper()
+    channel = first.channels.OpenSession("flaky", "old-3")
+    first.sk.close()
+
+    again = open_keeper()
+    mark = again.log.mark()
+    again.channels.Send(channel.id, "still there?")
+    again.finished(channel.id, "flaky", since=mark)
+    assert [r["params"]["sessionId"] for r in again.received("flaky", "session/resume")] == [
+        "old-3"
+    ]
+    loads = again.received("flaky", "session/load")
+    assert [r["params"]["sessionId"] for r in loads] == ["old-3", "old-3"]  # both runs
+    assert again.received("flaky", "session/new") == []
+
+
+def test_new_session_closes_the_sessions_it_leaves_behind(keeper: Keeper) -> None:
+    channel = keeper.channels.OpenSession("keeper", "old-2")
+    keeper.channels.NewSession(channel.id)
+    closed = wait_for(
+        lambda: keeper.received("keeper", "session/close"), what="session/close after New session"
+    )
+    assert [c["params"]["sessionId"] for c in closed] == ["old-2"]
+
+
 def test_delete_and_remove_member_close_the_sessions(keeper: Keeper) -> None:
     channel = keeper.channels.OpenSession("keeper", "old-1")
     keeper.channels.Delete(channel.id)
