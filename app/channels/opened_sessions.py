@@ -14,6 +14,7 @@ the direct conversations keep their names (the title is only logged there).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -44,6 +45,7 @@ class OpenedSessions:
         self._registry, self._publisher = registry, publisher
         self._membership, self._sessions = membership, sessions
         sessions.on_title = self.titled
+        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
 
     def holding(self, agent: str, session_id: str) -> Channel | None:
         """The conversation where the agent's session `session_id` is already open, if any."""
@@ -57,9 +59,16 @@ class OpenedSessions:
         """A new conversation with the agent's session `session_id`, its history replayed."""
         if not session_id:
             raise UserError(_("a session id is required"))
-        held = self.holding(agent, session_id)
-        if held is not None:
-            return held
+        lock = self._locks.setdefault((agent, session_id), asyncio.Lock())
+        try:
+            async with lock:  # the same session asked twice at once opens once
+                held = self.holding(agent, session_id)
+                return held if held is not None else await self._open(agent, conn, session_id)
+        finally:
+            if not lock.locked():
+                self._locks.pop((agent, session_id), None)
+
+    async def _open(self, agent: str, conn: AgentConnection, session_id: str) -> Channel:
         if not conn.supports_load:
             raise UserError(
                 _("{agent} cannot open its earlier sessions (it does not load sessions)").format(

@@ -3,6 +3,7 @@ titled, resumed without a replay, closed, and logout on Sign out."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 import pytest
@@ -70,6 +71,22 @@ def test_open_session_replays_its_history_into_a_new_conversation(keeper: Keeper
     assert prompts[-1]["params"]["sessionId"] == "old-1"
     assert "parser" not in prompts[-1]["params"]["prompt"][0]["text"]
     assert keeper.received("keeper", "session/new") == []
+
+
+def test_the_same_session_opened_twice_at_once_opens_once(keeper: Keeper) -> None:
+    opened: list[str] = []
+
+    def open_() -> None:
+        opened.append(keeper.channels.OpenSession("keeper", "old-2").id)
+
+    threads = [threading.Thread(target=open_) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(opened) == 2 and opened[0] == opened[1]
+    assert len(keeper.received("keeper", "session/load")) == 1
+    assert [c.name for c in keeper.channels.List()].count("Write docs") == 1
 
 
 def test_a_session_without_a_title_is_named_after_the_agent_and_a_title_renames_it(
