@@ -15,7 +15,7 @@ from app.acp.errors import describe_error, with_stderr
 from app.acp.prompts import PromptBlock
 from app.channels.answer import Answer
 from app.channels.context import CONTEXT_MESSAGES, build_prompt, prompt_blocks
-from app.channels.failed_answer import failed, without_repeated_error
+from app.channels.failed_answer import failed, note_details, without_repeated_error
 from app.channels.permissions import PermissionBroker
 from app.channels.publishing import Publisher, new_message
 from app.channels.registry import ChannelRegistry
@@ -69,6 +69,7 @@ class Answering:
         try:
             session = await self._sessions.open(state, agent, conn)
         except Exception as err:
+            note_details(err, conn.note)  # what the sentence leaves out, in the agent's log
             self._publisher.system(state, "agent-unavailable", agent, describe_error(err))
             return
         member = state.member(agent)

@@ -15,9 +15,15 @@ from app.models.conversation import Message
 def failed(message: Message, err: BaseException, note: Callable[[str], None]) -> None:
     """`message` failed with `err`: its sentence, its details (also noted in the agent's log)."""
     message.error = describe_error(err)
-    message.error_details = error_details(err)
-    if message.error_details:
-        note(_("the agent's error as it sent it: {details}").format(details=message.error_details))
+    message.error_details = note_details(err, note)
+
+
+def note_details(err: BaseException, note: Callable[[str], None]) -> str:
+    """The error's details ("" if none), noted in the agent's log."""
+    details = error_details(err)
+    if details:
+        note(_("the agent's error as it sent it: {details}").format(details=details))
+    return details
 
 
 def without_repeated_error(message: Message) -> bool:

@@ -33,8 +33,9 @@ class SessionService:
 
     @exposed
     def SetOption(self, id: str, agent: str, optionId: str, value: str | bool) -> MemberSession:
-        """Extension: sets one of a member's session options (`session/set_config_option`);
-        the session as it is afterwards."""
+        """Extension: sets one of a member's session options (`session/set_config_option`, or
+        `session/set_model` for the models an agent offers the older way: the option `model`
+        with `via` "set_model"); the session as it is afterwards."""
         return self._core.run(self._set_option(id, agent, optionId, value), timeout=SESSION_TIMEOUT)
 
     async def _set_mode(self, channel_id: str, agent: str, mode_id: str) -> MemberSession:

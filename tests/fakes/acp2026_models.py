@@ -10,6 +10,8 @@ FLAVOUR:
   both     the `models` field AND a config option `model_id` of category "model" (which wins),
            plus a boolean option `web_search`.
   broken   `models` that do not parse (the session still opens).
+  refuses  gemini's answer to `session/new` with a key the API refuses: a -32603 whose message
+           is "error: " and the API's JSON error body.
 
 A prompt is answered `model=<model> <option>=<value>...`. A prompt ending `fail SHAPE` fails the
 turn with an error as a real adapter sends it:
@@ -125,6 +127,8 @@ def handle(message: dict[str, Any]) -> None:
             "agentCapabilities": {"loadSession": True},
             "agentInfo": {"name": f"{FLAVOUR}-models", "version": "1.0.0"},
         }})  # fmt: skip
+    elif method == "session/new" and FLAVOUR == "refuses":
+        send({"id": rid, "error": FAILURES["json"]})
     elif method == "session/new":
         session_id = f"{FLAVOUR}-session-{time.monotonic_ns()}"
         sessions[session_id] = initial_state()

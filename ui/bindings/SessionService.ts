@@ -8,7 +8,7 @@ export function SetMode(id: string, agent: string, modeId: string): Promise<Memb
   return call("SessionService", "SetMode", id, agent, modeId);
 }
 
-/** Extension: sets one of a member's session options (`session/set_config_option`); the session as it is afterwards. */
+/** Extension: sets one of a member's session options (`session/set_config_option`, or `session/set_model` for the models an agent offers the older way: the option `model` with `via` "set_model"); the session as it is afterwards. */
 export function SetOption(id: string, agent: string, optionId: string, value: string | boolean): Promise<MemberSession> {
   return call("SessionService", "SetOption", id, agent, optionId, value);
 }

@@ -17,7 +17,8 @@ from tests.integration.channels.test_acp2026_models import entry
 
 @pytest.fixture
 def chat(open_chat: Callable[..., Chat], tmp_path: Path) -> Chat:
-    return open_chat(entry(tmp_path / "agent-logs", "gemini", "gemini"))
+    logs = tmp_path / "agent-logs"
+    return open_chat(entry(logs, "gemini", "gemini") + entry(logs, "refuses", "refuses"))
 
 
 def failed_answer(chat: Chat, shape: str) -> tuple[dict[str, Any], str]:
@@ -32,8 +33,8 @@ def failed_answer(chat: Chat, shape: str) -> tuple[dict[str, Any], str]:
     return answer, room
 
 
-def logs(chat: Chat) -> list[str]:
-    return list(chat.sk.api.AgentService.Logs("gemini"))
+def logs(chat: Chat, agent: str = "gemini") -> list[str]:
+    return list(chat.sk.api.AgentService.Logs(agent))
 
 
 def test_an_error_kind_from_data_is_left_out_and_kept_in_the_details_and_the_log(
@@ -87,3 +88,16 @@ def test_an_answer_that_works_has_no_error_nor_details(chat: Chat) -> None:
 
     assert (answer["error"], answer["errorDetails"]) == ("", "")
     assert "model=auto-gemini-2.5" in answer["parts"][0]["text"]
+
+
+def test_a_session_the_agent_refuses_to_open_says_the_json_bodys_message(chat: Chat) -> None:
+    room = chat.channels.Direct("refuses").id
+    mark = chat.log.mark()
+    chat.channels.Send(room, "hello")
+
+    said = chat.system(room, "agent-unavailable", since=mark)
+
+    assert said["error"].startswith("Request had invalid authentication credentials.")
+    assert "{" not in said["error"]
+    noted = [line for line in logs(chat, "refuses") if "the agent's error as it sent it" in line]
+    assert len(noted) == 1 and '"code": 401' in noted[0]
