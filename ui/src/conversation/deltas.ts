@@ -6,8 +6,22 @@
 
 import type { Message, MessageDelta, Part } from "../../bindings";
 
+/** A part with nothing in it (the fields of issue 26 at their defaults). */
+export const EMPTY_PART: Part = {
+  kind: "text",
+  text: "",
+  tool: null,
+  plan: null,
+  messageId: "",
+  planId: "",
+  planUri: "",
+  removed: false,
+  compaction: null,
+  subagent: null,
+};
+
 function emptyPart(kind: Part["kind"]): Part {
-  return { kind, text: "", tool: null, plan: null };
+  return { ...EMPTY_PART, kind };
 }
 
 /** `message` with `deltas` (all for it, in order) applied. */

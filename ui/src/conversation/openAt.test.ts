@@ -44,7 +44,7 @@ function message(id: string, queued = false): Message {
     createdAt: "2026-12-01T06:00:00Z",
     role: "user",
     agent: "",
-    parts: [{ kind: "text", text: id, tool: null, plan: null }],
+    parts: [{ kind: "text", text: id, tool: null, plan: null, messageId: "", planId: "", planUri: "", removed: false, compaction: null, subagent: null }],
     done: true,
     queued,
     stopReason: null,

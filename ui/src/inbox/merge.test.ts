@@ -19,6 +19,7 @@ function request(id: string): PermissionRequested {
       diffs: [],
       terminals: [],
       allowedByRule: "",
+      sessions: [],
     },
     options: [],
     rejections: 0,

@@ -13,7 +13,7 @@ function message(role: Message["role"], ...texts: string[]): Message {
     createdAt: "",
     role,
     agent: role === "agent" ? "codex" : "",
-    parts: texts.map((text) => ({ kind: "text", text, tool: null, plan: null })),
+    parts: texts.map((text) => ({ kind: "text", text, tool: null, plan: null, messageId: "", planId: "", planUri: "", removed: false, compaction: null, subagent: null })),
     done: true,
     queued: false,
     stopReason: null,

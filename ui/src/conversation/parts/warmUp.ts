@@ -63,7 +63,7 @@ function sample(role: "user" | "agent", i: number): Message {
     createdAt: new Date().toISOString(),
     role,
     agent: role === "agent" ? "warm-up" : "",
-    parts: [{ kind: "text", text: `${SAMPLE}\n${role} ${i}`, tool: null, plan: null }],
+    parts: [{ kind: "text", text: `${SAMPLE}\n${role} ${i}`, tool: null, plan: null, messageId: "", planId: "", planUri: "", removed: false, compaction: null, subagent: null }],
     done: true,
     queued: false,
     stopReason: null,
