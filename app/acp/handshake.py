@@ -20,6 +20,7 @@ from acp.schema import (
     FileSystemCapabilities,
     Implementation,
     InitializeResponse,
+    PlanCapabilities,
     SessionConfigOptionsCapabilities,
 )
 
@@ -123,5 +124,8 @@ def client_capabilities() -> ClientCapabilities:
                 boolean=BooleanConfigOptionCapabilities()
             )
         ),
+        # plan_update / plan_removed: plans by id (app/channels/answer.py). Compaction and
+        # sub-agents, which the SDK cannot say, are added on the wire (stream_extensions.py).
+        plan=PlanCapabilities(),
         field_meta={"terminal-auth": True},
     )

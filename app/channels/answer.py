@@ -97,13 +97,27 @@ def cancel_unfinished_tools(message: Message) -> list[int]:
     `failed`, with a note saying they were cancelled. The indexes of the parts changed."""
     changed = []
     for index, part in enumerate(message.parts):
-        tool = part.tool
-        if tool is not None and tool.status in UNFINISHED:
-            tool.status = "failed"
-            note = _("Cancelled: the answer ended before this tool call finished.")
-            tool.output = f"{tool.output}\n{note}" if tool.output else note
+        if _cancel_unfinished(part):
             changed.append(index)
     return changed
+
+
+def _cancel_unfinished(part: Part) -> bool:
+    """The same for one part: a tool call, or a sub-agent's (its own tool calls, and its state:
+    nothing will say it any more, so `unknown` if it was still at work)."""
+    tool, sub = part.tool, part.subagent
+    if tool is not None and tool.status in UNFINISHED:
+        tool.status = "failed"
+        note = _("Cancelled: the answer ended before this tool call finished.")
+        tool.output = f"{tool.output}\n{note}" if tool.output else note
+        return True
+    if sub is None:
+        return False
+    changed = [_cancel_unfinished(p) for p in sub.parts]
+    if sub.state in ("running", "requires_action"):
+        sub.state = "unknown"
+        changed.append(True)
+    return any(changed)
 
 
 class Answer:

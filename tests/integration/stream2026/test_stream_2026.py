@@ -19,6 +19,7 @@ def test_initialize_advertises_compaction_and_sub_agents(stream: Stream) -> None
     caps = init["params"]["clientCapabilities"]
     assert caps["session"]["compaction"] == {}
     assert caps["subagents"] == {}
+    assert caps["plan"] == {}  # plan_update / plan_removed
     assert caps["terminal"] is True  # the SDK's own are still there
 
 

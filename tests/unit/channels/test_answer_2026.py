@@ -146,3 +146,17 @@ def test_usage_keeps_the_cost_and_each_rate_limit_window_an_update_leaves_out() 
     again = usage_kept(later, UsageChanged(3, 10, SessionCost(0.75, "USD")))
     assert again.cost is not None and again.cost.amount == 0.75
     assert len(again.rate_limits) == 2
+
+
+def test_when_the_answer_ends_a_sub_agent_still_at_work_and_its_tool_calls_are_ended() -> None:
+    a = answer()
+    a.apply(SubagentChanged("k", state="running"))
+    a.apply(ChildEvent("k", ToolChange("r", started=True, title="Run", status="in_progress")))
+    a.apply(SubagentChanged("done", state="idle", stop_reason="end_turn"))
+    deltas = a.cancel_unfinished_tools()
+    assert [d.index for d in deltas] == [0]
+    running, finished = (p.subagent for p in a.message.parts)
+    assert running is not None and finished is not None
+    assert running.state == "unknown" and finished.state == "idle"
+    tool = running.parts[0].tool
+    assert tool is not None and tool.status == "failed"
