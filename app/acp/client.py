@@ -69,8 +69,10 @@ class SidekicksClient(WorkspaceCalls):
         self._on_log = on_log
         self._dropped_logged = False
         self.cancels: Cancels | None = None  # the connection's, once it has started
-        # Sub-agent sessions (`subagent_update`) → the attached session they are shown in.
+        # Sub-agent sessions (`subagent_update`) → the attached session they are shown in;
+        # those that said they take `session/cancel` (their `cancel` capability).
         self._parents: dict[str, str] = {}
+        self._cancellable: set[str] = set()
 
     def attach(
         self, session_id: str, handler: SessionHandler, workspace: Workspace | None = None
@@ -94,10 +96,15 @@ class SidekicksClient(WorkspaceCalls):
         for child in self.children(session_id):
             self._parents.pop(child, None)
             self._workspaces.pop(child, None)
+            self._cancellable.discard(child)
 
     def children(self, session_id: str) -> list[str]:
         """The sub-agent sessions shown in this session (Stop cancels them too)."""
         return [child for child, parent in self._parents.items() if parent == session_id]
+
+    def cancellable(self, session_id: str) -> list[str]:
+        """Its sub-agents that take `session/cancel` (Stop cancels them with it)."""
+        return [child for child in self.children(session_id) if child in self._cancellable]
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
         event = session_event(update)
@@ -107,6 +114,11 @@ class SidekicksClient(WorkspaceCalls):
             if (announcer := self._handlers.get(session_id)) is not None:
                 announcer.on_event(event)
                 self._adopt(session_id, event.session_id)
+                if event.can_cancel is not None and event.session_id in self._parents:
+                    if event.can_cancel:
+                        self._cancellable.add(event.session_id)
+                    else:
+                        self._cancellable.discard(event.session_id)
                 return
         if parent is not None and session_id not in self._handlers:
             parent_handler = self._handlers.get(parent)

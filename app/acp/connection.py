@@ -279,7 +279,7 @@ class AgentConnection:
     async def cancel(self, session_id: str) -> None:
         if self._link is None or not self.connected:
             return
-        for sid in [session_id, *self.client.children(session_id)]:  # its sub-agents too
+        for sid in [session_id, *self.client.cancellable(session_id)]:  # its sub-agents too
             with contextlib.suppress(Exception):
                 await self._link.request(self._link.conn.cancel(session_id=sid), 5.0)
 

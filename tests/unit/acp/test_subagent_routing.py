@@ -48,10 +48,14 @@ def test_a_sub_agents_updates_reach_its_parent_and_go_with_it() -> None:
             ChildEvent("kid", TextDelta("text", "later")),
         ]
         assert client.children("p") == ["kid"]
+        assert client.cancellable("p") == []  # it did not say it takes session/cancel
+        cancel = {**ANNOUNCE, "capabilities": {"cancel": {}}}
+        await client.session_update("p", sdk_update("p", cancel))
+        assert client.cancellable("p") == ["kid"]
         client.detach("p")
         assert client.children("p") == []
         await client.session_update("kid", sdk_update("kid", chunk("orphan")))
-        assert len(parent.events) == 3
+        assert len(parent.events) == 4
         assert client.buffered() == {"kid": 1}  # nobody's: kept within bounds, as before
 
     asyncio.run(run())
