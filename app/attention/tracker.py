@@ -3,7 +3,7 @@
 - An answer counts as unread when it finishes (its `message:updated` with `done`, after one
   without) in a conversation that is not on screen in a focused window, unless it is empty and
   error-free or was stopped (`cancelled`: someone pressed Stop or deleted the channel).
-- Pending permission requests count until they are resolved.
+- Pending permission requests (and agents' questions, elicitations) count until they are resolved.
 - `viewing(id, focused)` (the page, when the conversation on screen or the window's focus
   changes) clears the on-screen conversation's count while focused, and keeps `id` in the
   history as the conversation to reopen at the next start.
@@ -113,9 +113,11 @@ class AttentionTracker:
             self._message(payload["message"])
         elif name == names.PERMISSION_REQUESTED:
             self._permission_requested(payload)
-        elif name == names.PERMISSION_RESOLVED:
+        elif name in (names.PERMISSION_RESOLVED, names.ELICITATION_RESOLVED):
             if self._permissions.pop(payload["id"], None) is not None:
                 self._changed()
+        elif name == names.ELICITATION_REQUESTED:  # an agent's question waits like a request
+            self._question_asked(payload)
         elif name == names.CHANNELS_CHANGED:
             self._channels_changed(payload["channels"])
 
@@ -148,6 +150,12 @@ class AttentionTracker:
         tool = plain_line(str(request.get("toolCall", {}).get("title", "")))
         body = _("Wants to use {tool}").format(tool=tool) if tool else _("Wants to use a tool")
         self._notify(request["channel"], request.get("messageId", ""), request["agent"], body)
+
+    def _question_asked(self, question: dict[str, Any]) -> None:
+        self._permissions[question["id"]] = question["channel"]
+        self._changed()
+        body = plain_line(str(question.get("message", ""))) or _("Asks you a question")
+        self._notify(question["channel"], question.get("messageId", ""), question["agent"], body)
 
     def _channels_changed(self, channels: list[dict[str, Any]]) -> None:
         self._channels = {c["id"]: c for c in channels}
