@@ -1,7 +1,7 @@
 """What the stream carries now, in the real window (issue 26), from tests/fakes/acp2026_stream.py:
 the cost beside the context meter with the rate-limit windows in its tooltip, a compaction's
 line with its summary folded, and a sub-agent nested in the tool card that runs it, with its
-prompt, its own tool call (its permission asked and answered), its state and its reply.
+prompt, its own tool call (its permission asked and answered under it), its state and its reply.
 Screenshots go to test-output/screenshots/stream-2026-*.png."""
 
 from __future__ import annotations
@@ -76,11 +76,12 @@ def test_cost_compaction_and_a_sub_agent_are_shown_where_they_belong(
     assert "We fixed the parser; tests pass." in line.locator(".body").inner_text()
 
     send(page, "subagent")
-    prompt = page.locator("[data-testid=permission]").last
+    card = page.locator(f"{ANSWER} [data-part=tool]", has_text="Agent: Explore").last
+    # the sub-agent's question is asked under its own tool call, inside its card
+    prompt = card.locator("[data-part=subagent] [data-testid=permission]")
     prompt.wait_for(timeout=WAIT)
     assert "Read parser.py" in prompt.inner_text()
     prompt.locator("[data-option=yes]").click()
-    card = page.locator(f"{ANSWER} [data-part=tool]", has_text="Agent: Explore").last
     sub = card.locator("[data-part=subagent][data-session=stream-child][data-state=idle]")
     sub.wait_for(timeout=WAIT, state="attached")
     if sub.get_attribute("open") is None:
