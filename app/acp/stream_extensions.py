@@ -164,9 +164,7 @@ def _subagent(raw: dict[str, Any]) -> SubagentChanged:
         stop_reason=_opt_str(state.get("stopReason")) if isinstance(state, dict) else None,
         error=_error_text(state.get("error")) if isinstance(state, dict) else None,
         can_cancel=(
-            isinstance(capabilities.get("cancel"), dict)
-            if isinstance(capabilities, dict)
-            else None
+            isinstance(capabilities.get("cancel"), dict) if isinstance(capabilities, dict) else None
         ),
     )
 

@@ -62,6 +62,9 @@ def handle(message: dict[str, Any]) -> None:
             "authMethods": AUTH_METHODS,
             "agentInfo": {"name": "codex-acp", "title": "Codex", "version": "0.16.0"},
         }})  # fmt: skip
+    elif method == "logout":  # as codex-acp does: it forgets its own sign-in
+        signed_in = False
+        send({"id": rid, "result": {}})
     elif method == "authenticate":
         variable = KEY_METHODS.get(params.get("methodId", ""))
         key = os.environ.get(variable or "", "")

@@ -150,7 +150,5 @@ def test_a_saved_key_refused_at_a_later_start_says_so_in_the_log_without_the_key
         assert info.state == "ready" and info.needs_sign_in is True
         logs = sk.api.AgentService.Logs("codex")
     failed = [line for line in logs if "signing in with the saved values failed" in line]
-    assert failed == [
-        "signing in with the saved values failed: invalid api key: ••••"
-    ]
+    assert failed == ["signing in with the saved values failed: invalid api key: ••••"]
     assert not [line for line in logs if KEY in line]

@@ -15,6 +15,7 @@ from app.api import service_classes
 from app.bridge import csp
 from app.bridge.geometry import MIN_SIZE, Geometry, load_geometry, save_geometry
 from app.bridge.window import YAML_FILTER, choose_file
+from tests.unit.test_services import SERVICES
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -46,8 +47,8 @@ def test_js_api_exposes_only_the_services_methods(tmp_path: Path) -> None:
     assert {n.split(".")[0] for n in names} == {s.__name__ for s in service_classes()}
     assert all(n.count(".") == 1 and n.split(".")[1][0].isupper() for n in names), names
     assert "ConfigService.Choose" in names
-    # those AgentService, ConfigService, ChannelService had, and the checkpoints' (issue 25)
-    assert len(names) == 11 + 8 + 38 + 6
+    # Exactly the exposed methods of every service (tests/unit/test_services.py lists them).
+    assert len(names) == sum(len(methods) for methods in SERVICES.values())
 
 
 def test_the_bridge_script_is_patched_to_build_functions_without_eval() -> None:

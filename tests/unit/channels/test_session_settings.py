@@ -44,6 +44,7 @@ def test_a_setup_becomes_the_offer_the_page_shows() -> None:
                     {"value": "swift", "name": "Swift", "description": ""},
                     {"value": "sage", "name": "Sage", "description": ""},
                 ],
+                "via": "config_option",  # not the older session/set_model
             },
             {
                 "id": "thoughts",
@@ -53,6 +54,7 @@ def test_a_setup_becomes_the_offer_the_page_shows() -> None:
                 "description": "",
                 "category": "",
                 "choices": [],
+                "via": "config_option",
             },
         ],
     }
