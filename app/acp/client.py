@@ -217,7 +217,10 @@ class SidekicksClient(WorkspaceCalls):
         session_id = getattr(mode, "session_id", None)
         if session_id is None and self.cancels is not None:
             session_id = self.cancels.session_of(getattr(mode, "request_id", None))
-        handler = self._handlers.get(session_id or "")
+        # A sub-agent's question is asked in the session that shows it, like its permissions.
+        handler = self._handlers.get(session_id or "") or self._handlers.get(
+            self._parents.get(session_id or "", "")
+        )
         if handler is None:
             return sdk_response(ElicitationReply("cancel"))
         reply: asyncio.Future[ElicitationReply] = asyncio.get_running_loop().create_future()

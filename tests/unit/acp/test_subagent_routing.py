@@ -100,3 +100,29 @@ def test_a_sub_agents_permission_request_is_asked_in_its_parent() -> None:
         assert answer.outcome.outcome == "selected"
 
     asyncio.run(run())
+
+
+def test_a_sub_agents_question_is_asked_in_the_session_that_shows_it() -> None:
+    from acp.schema import ElicitationUrlSessionMode
+
+    from app.acp.elicitation import ElicitationAsked, ElicitationReply
+
+    async def run() -> None:
+        client, parent = SidekicksClient(), Handler()
+        client.attach("p", parent)
+        await client.session_update("p", sdk_update("p", ANNOUNCE))
+        mode = ElicitationUrlSessionMode(
+            mode="url", session_id="kid", elicitation_id="e1", url="https://example.com/sign"
+        )
+        asking = asyncio.ensure_future(client.create_elicitation("Sign in, please", mode))
+        for _turn in range(1000):  # the handler is called on this loop's next turns
+            if any(isinstance(e, ElicitationAsked) for e in parent.events) or asking.done():
+                break
+            await asyncio.sleep(0)
+        [asked] = [e for e in parent.events if isinstance(e, ElicitationAsked)]
+        assert (asked.message, asked.url) == ("Sign in, please", "https://example.com/sign")
+        asked.reply.set_result(ElicitationReply("decline"))
+        answer = await asyncio.wait_for(asking, 5)
+        assert answer.action == "decline"
+
+    asyncio.run(run())
