@@ -11,7 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
-from acp.schema import BaseModel, LoadSessionResponse, NewSessionResponse
+from acp.schema import (
+    BaseModel,
+    LoadSessionResponse,
+    NewSessionResponse,
+    ResumeSessionResponse,
+)
 from acp.utils import serialize_params, validate_model_from_dict
 from pydantic import Field, ValidationError, field_validator
 
@@ -62,6 +67,17 @@ class NewSessionResponseWithModels(NewSessionResponse):
 
 class LoadSessionResponseWithModels(LoadSessionResponse):
     """`session/load`'s answer with its `models` (remove when the SDK has it)."""
+
+    models: SessionModelState | None = None
+
+    @field_validator("models", mode="wrap")
+    @classmethod
+    def _salvage_models(cls, value: Any, handler: Any) -> Any:
+        return _salvaged(value, handler)
+
+
+class ResumeSessionResponseWithModels(ResumeSessionResponse):
+    """`session/resume`'s answer with its `models` (remove when the SDK has it)."""
 
     models: SessionModelState | None = None
 

@@ -17,10 +17,12 @@ from acp.schema import (
     ListSessionsResponse,
     LogoutRequest,
     LogoutResponse,
+    ResumeSessionRequest,
     SessionInfo,
 )
 from acp.utils import request_model_from_dict
 
+from app.acp import session_models
 from app.acp.link import Link
 from app.acp.session_titles import title_text
 from app.acp.translate import session_setup
@@ -142,8 +144,13 @@ class OwnSessions:
         self._client.attach(session_id, handler, workspace)
         try:
             response = await link.request(
-                link.conn.resume_session(
-                    session_id=session_id, cwd=self._cwd, mcp_servers=self._mcp_servers()
+                session_models.request(
+                    link.conn,
+                    AGENT_METHODS["session_resume"],
+                    ResumeSessionRequest(
+                        session_id=session_id, cwd=self._cwd, mcp_servers=self._mcp_servers()
+                    ),
+                    session_models.ResumeSessionResponseWithModels,  # with the older `models`
                 ),
                 SESSION_TIMEOUT,
             )

@@ -11,6 +11,7 @@ from acp.utils import serialize_params
 from app.acp.session_models import (
     LoadSessionResponseWithModels,
     NewSessionResponseWithModels,
+    ResumeSessionResponseWithModels,
     SetSessionModelRequest,
 )
 from app.acp.translate import session_setup
@@ -51,6 +52,11 @@ def test_the_models_field_is_a_select_of_category_model_set_with_set_model() -> 
 def test_a_load_answer_has_them_too() -> None:
     response = LoadSessionResponseWithModels.model_validate({"models": MODELS})
 
+    assert [o.via for o in session_setup("s", response).options] == ["set_model"]
+
+
+def test_a_resume_answer_has_them_too() -> None:
+    response = ResumeSessionResponseWithModels.model_validate({"models": MODELS})
     assert [o.via for o in session_setup("s", response).options] == ["set_model"]
 
 
