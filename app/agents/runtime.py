@@ -50,6 +50,7 @@ class AgentRuntime:
     removed: bool = False
     logs: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     auth_methods: tuple[AuthMethod, ...] = ()  # from the last handshake
+    lists_sessions: bool | None = None  # whether it offers session/list; None: not started yet
     needs_sign_in: bool = False
     saved_method: str | None = None  # the `env_var` method whose values are saved
     auth_failure: str = ""  # why `authenticate` with the saved values failed at the last start
@@ -84,6 +85,7 @@ class AgentRuntime:
             command_missing=self.command_missing(),
             auth_methods=[self._auth_info(m) for m in self.auth_methods],
             needs_sign_in=self.needs_sign_in,
+            lists_sessions=self.lists_sessions,
         )
 
     def command_missing(self) -> str:

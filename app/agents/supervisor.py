@@ -165,6 +165,7 @@ class Supervisor:
             await conn.start(timeout=self.tuning.initialize_timeout)
             runtime.conn, runtime.started_with = conn, definition
             runtime.auth_methods = conn.auth_methods
+            runtime.lists_sessions = conn.session_support.list
             if saved is not None:
                 await sign_in_saved(self, runtime, conn, saved)
         except AgentStartError as err:

@@ -59,3 +59,6 @@ class AgentInfo(WireModel):
     auth_methods: list[AuthMethodInfo] = Field(default_factory=list)
     # The agent answered "authentication required" since its last sign-in or new session.
     needs_sign_in: bool = False
+    # Whether it lists its own sessions (ACP session/list), known once it has started (null
+    # before): the card offers its Sessions only when it may.
+    lists_sessions: bool | None = None

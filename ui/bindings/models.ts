@@ -11,6 +11,7 @@ export interface AgentInfo {
   commandMissing: string;
   authMethods: AuthMethodInfo[];
   needsSignIn: boolean;
+  listsSessions: boolean | null;
 }
 
 export interface AgentLog {

@@ -42,6 +42,18 @@ def test_an_agent_that_does_not_list_is_refused_in_words(keeper: Keeper) -> None
         keeper.agents.Sessions("broken")
 
 
+def test_the_card_knows_whether_the_agent_lists_its_sessions_once_it_started(
+    keeper: Keeper,
+) -> None:
+    def lists(name: str) -> bool | None:
+        return next(a for a in keeper.agents.List() if a.name == name).lists_sessions
+
+    assert lists("plain") is None  # not started yet: the card still offers to look
+    keeper.agents.Start("plain")
+    keeper.agents.Start("keeper")
+    assert (lists("plain"), lists("keeper")) == (False, True)
+
+
 def test_open_session_replays_its_history_into_a_new_conversation(keeper: Keeper) -> None:
     channel = keeper.channels.OpenSession("keeper", "old-1")
     assert channel.name == "Fix the parser"

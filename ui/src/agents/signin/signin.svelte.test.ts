@@ -27,6 +27,7 @@ function codex(partial: Partial<AgentInfo> = {}): AgentInfo {
     commandMissing: "",
     authMethods: [],
     needsSignIn: true,
+    listsSessions: null,
     ...partial,
   };
 }
