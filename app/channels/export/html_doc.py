@@ -116,9 +116,26 @@ def _part(part: Part) -> str:
         return f"<details><summary>{summary}</summary>\n{render_markdown(part.text)}</details>\n"
     if part.kind == "tool" and part.tool is not None:
         return tool_html(part.tool)
-    if part.kind == "plan" and part.plan:
+    if part.kind == "plan" and part.plan and not part.removed:
         rendered = render_markdown(plan_markdown(part.plan)).replace("<ul>", '<ul class="plan">', 1)
         return rendered.replace("<li>[x] ", "<li>☑ ").replace("<li>[ ] ", "<li>☐ ")
+    if part.kind == "plan" and not part.removed and (part.text.strip() or part.plan_uri):
+        body = (
+            render_markdown(part.text) if part.text.strip() else f"<p>{escape(part.plan_uri)}</p>"
+        )
+        return f'<div class="plan"><p><strong>{escape(_("Plan"))}</strong></p>\n{body}</div>\n'
+    if part.kind == "compaction" and part.compaction is not None:
+        summary = escape(_("Context compacted"))
+        kept = render_markdown(part.compaction.summary)
+        return f"<details><summary>{summary}</summary>\n{kept}</details>\n"
+    if part.kind == "subagent" and part.subagent is not None:
+        child = part.subagent
+        title = escape(child.title or child.description or child.session_id)
+        inner = "".join(_part(p) for p in child.parts)
+        prompt = render_markdown(child.prompt) if child.prompt.strip() else ""
+        reply = render_markdown(child.reply) if child.reply.strip() else ""
+        head = f"<p><strong>{escape(_('Sub-agent'))}</strong> · {title}</p>\n"
+        return f'<div class="subagent">{head}{prompt}{inner}{reply}</div>\n'
     return ""
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from app.channels.export import labels
 from app.i18n import _
-from app.models.conversation import Channel, Diff, Message, Part, PlanEntry, ToolCall
+from app.models.conversation import Channel, Diff, Message, Part, PlanEntry, Subagent, ToolCall
 
 # Terminal output keeps its ANSI sequences (the window renders them); a document does not.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
@@ -59,9 +59,31 @@ def _part(part: Part) -> str:
         return quote(f"**{_('Thought')}**\n\n{text}") if text else ""
     if part.kind == "tool" and part.tool is not None:
         return tool_markdown(part.tool)
-    if part.kind == "plan" and part.plan:
-        return plan_markdown(part.plan)
+    if part.kind == "plan" and not part.removed:
+        if part.plan:
+            return plan_markdown(part.plan)
+        if part.text.strip() or part.plan_uri:  # a plan_update's Markdown, or its file
+            return quote(f"**{_('Plan')}**\n\n{part.text.strip() or escape_inline(part.plan_uri)}")
+        return ""
+    if part.kind == "compaction" and part.compaction is not None:
+        summary = part.compaction.summary.strip()
+        head = f"*{escape_inline(_('Context compacted'))}*"
+        return f"{head}\n\n{quote(summary)}" if summary else head
+    if part.kind == "subagent" and part.subagent is not None:
+        return subagent_markdown(part.subagent)
     return ""
+
+
+def subagent_markdown(child: Subagent) -> str:
+    """A sub-agent's card: its title, the prompt it was given, its own parts, its reply."""
+    title = escape_inline(child.title or child.description or child.session_id)
+    blocks = [f"**{_('Sub-agent')}** · {title}"]
+    if child.prompt.strip():
+        blocks.append(quote(child.prompt.strip()))
+    blocks.extend(text for text in (_part(p) for p in child.parts) if text)
+    if child.reply.strip():
+        blocks.append(child.reply.strip())
+    return "\n\n".join(blocks)
 
 
 def tool_markdown(tool: ToolCall) -> str:

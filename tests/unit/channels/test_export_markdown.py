@@ -118,3 +118,32 @@ def test_a_system_message_copies_as_an_italic_sentence() -> None:
         id="m", channel="c", created_at="x", role="system", agent="a_b", code="agent-left"
     )
     assert markdown.message_markdown(message) == "*@a\\_b left the channel*\n"
+
+
+def test_the_parts_of_2026_are_exported_compaction_sub_agent_and_plan_text() -> None:
+    from app.channels.export.html_doc import _part as html_part
+    from app.models.conversation import Compaction, Subagent
+
+    child = Subagent(
+        session_id="kid",
+        title="Reviewer",
+        prompt="Review the diff",
+        parts=[Part(kind="text", text="Looked at it.")],
+        reply="Looks good.",
+    )
+    parts = [
+        Part(kind="compaction", compaction=Compaction(id="c", status="completed", summary="kept")),
+        Part(kind="subagent", subagent=child),
+        Part(kind="plan", plan_id="p", text="1. read\n2. write"),
+        Part(kind="plan", plan_id="gone", text="old", removed=True),
+    ]
+    assert [markdown._part(p) for p in parts] == [
+        "*Context compacted*\n\n> kept",
+        "**Sub-agent** · Reviewer\n\n> Review the diff\n\nLooked at it.\n\nLooks good.",
+        "> **Plan**\n>\n> 1. read\n> 2. write",
+        "",
+    ]
+    html = [html_part(p) for p in parts]
+    assert "<details><summary>Context compacted</summary>" in html[0]
+    assert "Reviewer" in html[1] and "Looks good." in html[1] and "Looked at it." in html[1]
+    assert "<strong>Plan</strong>" in html[2] and html[3] == ""
