@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.acp.errors import describe_error
-from app.acp.session_models import MODELS_OPTION_ID
 from app.acp.updates import SessionOption, SessionSetup
 from app.channels.publishing import Publisher
 from app.channels.registry import ChannelRegistry
@@ -74,12 +73,8 @@ def mode_problem(agent: str, offer: SessionOffer, mode_id: str) -> str:
 
 
 def offered_option(offer: SessionOffer, option_id: str) -> SessionOptionInfo | None:
-    """The option `option_id` names. "model" (as YAML presets say it) names the session's model
-    option whatever its id, when none has that id (an agent's `model_id`, `models`, …)."""
-    option = next((o for o in offer.options if o.id == option_id), None)
-    if option is None and option_id == MODELS_OPTION_ID:
-        option = next((o for o in offer.options if o.category == "model"), None)
-    return option
+    """The option `option_id` names (SessionOffer.option: "model" names the model option)."""
+    return offer.option(option_id)
 
 
 def option_problem(agent: str, offer: SessionOffer, option_id: str, value: str | bool) -> str:

@@ -55,7 +55,7 @@ def _agent_warnings(text: str, node: Any, agent: AgentDef, known: KnownOffer) ->
     options_node = node.get("options") if isinstance(node, dict) else None
     offered = {o.id: o for o in offer.options}
     for option_id, value in agent.options.items():
-        option = offered.get(option_id)
+        option = offer.option(option_id)  # "model" names the model option whatever its id
         if option is None:
             message = _("{agent} last offered no option {option} (its options: {options})")
             message = message.format(

@@ -39,6 +39,9 @@ class SessionOptionInfo(WireModel):
     via: Literal["config_option", "set_model"] = "config_option"
 
 
+MODEL_PRESET = "model"  # what a YAML preset calls the session's model option
+
+
 class MemberSession(WireModel):
     """What one member's session offers and is set to. Empty lists: the agent offers none (or
     its session has not opened yet)."""
@@ -46,3 +49,12 @@ class MemberSession(WireModel):
     modes: list[ModeInfo] = Field(default_factory=list)
     mode: str = ""
     options: list[SessionOptionInfo] = Field(default_factory=list)
+
+    def option(self, option_id: str) -> SessionOptionInfo | None:
+        """The option `option_id` names. "model" (as YAML presets say it) names the session's
+        model option whatever its id, when none has that id (an agent's `model_id`, the older
+        `models` field's option, …)."""
+        found = next((o for o in self.options if o.id == option_id), None)
+        if found is None and option_id == MODEL_PRESET:
+            found = next((o for o in self.options if o.category == "model"), None)
+        return found
