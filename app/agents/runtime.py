@@ -51,6 +51,7 @@ class AgentRuntime:
     logs: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     auth_methods: tuple[AuthMethod, ...] = ()  # from the last handshake
     lists_sessions: bool | None = None  # whether it offers session/list; None: not started yet
+    logs_out: bool = False  # it advertised ACP `logout` at its last start
     needs_sign_in: bool = False
     saved_method: str | None = None  # the `env_var` method whose values are saved
     auth_failure: str = ""  # why `authenticate` with the saved values failed at the last start

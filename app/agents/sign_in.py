@@ -73,18 +73,30 @@ class SignIns:
     async def sign_out(self, name: str) -> None:
         """ACP `logout` first when the running agent advertises `auth.logout` (it forgets its
         own sign-in: `agent` and `terminal` methods); then the saved values are forgotten and
-        a running agent restarts without them. A stopped agent is not started for `logout`.
+        a running agent restarts without them. A stopped agent that advertised `logout` at its
+        last start is started for it, then stopped again.
         A refused `logout` is the error, after the rest is done."""
         runtime = self._supervisor.runtime(name)
         failure = ""
         conn = runtime.conn if runtime.running else None
+        started_for_logout = False
+        if conn is None and runtime.logs_out:
+            # Stopped, but it said at its last start that it logs out: started for that only
+            # (its own sign-in, e.g. a ChatGPT login, would otherwise stay), then stopped.
+            try:
+                conn = await self._supervisor.start(name)
+                started_for_logout = True
+            except Exception as err:
+                failure = describe_error(err)
         if conn is not None and conn.connected and conn.session_support.logout:
             try:
                 await conn.own_sessions.logout()
             except Exception as err:
                 failure = describe_error(err)
         await self._forget(name)
-        if runtime.running:
+        if started_for_logout:
+            await self._supervisor.stop(name)
+        elif runtime.running:
             await self._supervisor.restart(name)
         else:
             self._supervisor.announce(runtime)

@@ -166,6 +166,7 @@ class Supervisor:
             runtime.conn, runtime.started_with = conn, definition
             runtime.auth_methods = conn.auth_methods
             runtime.lists_sessions = conn.session_support.list
+            runtime.logs_out = conn.session_support.logout
             if saved is not None:
                 await sign_in_saved(self, runtime, conn, saved)
         except AgentStartError as err:

@@ -221,3 +221,14 @@ def test_sign_out_logs_out_of_an_agent_that_can(keeper: Keeper) -> None:
     assert len(keeper.received("keeper", "logout")) == 1
     sign_in.SignOut("plain")
     assert keeper.received("plain", "logout") == []
+
+
+def test_sign_out_of_a_stopped_agent_that_logs_out_starts_it_for_that_then_stops_it(
+    keeper: Keeper,
+) -> None:
+    keeper.agents.Start("keeper")
+    keeper.agents.Stop("keeper")
+    keeper.sk.api.SignInService.SignOut("keeper")
+    assert len(keeper.received("keeper", "logout")) == 1
+    [info] = [a for a in keeper.agents.List() if a.name == "keeper"]
+    assert info.state == "stopped"
