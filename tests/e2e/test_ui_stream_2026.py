@@ -67,6 +67,18 @@ def test_cost_compaction_and_a_sub_agent_are_shown_where_they_belong(
     assert "5-hour limit: 42% used, resets" in tip
     assert "Weekly limit: 91% used, resets" in tip
 
+    # Two messages of the agent (messageId m1, then m2, then m1 again: merged back): one break
+    # between them, where the agent meant one.
+    send(page, "messages")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=message][data-role=agent]')]"
+        ".some((m) => m.innerText.includes('Second'))",
+        timeout=WAIT,
+    )
+    answer = page.locator("[data-testid=message][data-role=agent]", has_text="Second").last
+    assert answer.locator("[data-testid=message-break]").count() == 1
+    assert "First again" in answer.inner_text().replace("\n", " ")
+
     send(page, "compact")
     line = page.locator(f"{ANSWER} [data-part=compaction][data-status=completed]")
     line.wait_for(timeout=WAIT)
