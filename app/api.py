@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import typing
 
+from app.agents.gallery.service import GalleryService
 from app.agents.service import AgentService
 from app.agents.sign_in_service import SignInService
 from app.channels.attachment_service import AttachmentService
@@ -38,6 +39,7 @@ class Api:
     ExportService: ExportService
     InboxService: InboxService
     SignInService: SignInService
+    GalleryService: GalleryService
 
 
 def service_classes() -> list[type]:

@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from types import TracebackType
 
+from app.agents.gallery.gallery import Gallery
+from app.agents.gallery.service import GalleryService
 from app.agents.service import AgentService
 from app.agents.sign_in_service import SignInService
 from app.agents.sign_in_terminals import SignInTerminals
@@ -75,6 +77,7 @@ class Sidekicks:
         )
         self._store.known_offer = self._parts.settings.known_offer  # presets' warnings
         self._terminals = SignInTerminals(self.events, self._supervisor)
+        self._gallery = Gallery(self.events)  # issue 27: the registry, PATH, installs, Add
         # Open(path): stop the answers and close this history, end the sign-in terminals, stop
         # the agents, then switch.
         self._store.before_open += [
@@ -90,7 +93,7 @@ class Sidekicks:
         """One service per feature, each given the parts it uses."""
         parts, core = self._parts, self._core
         return Api(
-            AgentService=AgentService(self._supervisor, core),
+            AgentService=AgentService(self._supervisor, core, self._gallery),
             ConfigService=ConfigService(self._store, core),
             ChannelService=ChannelService(parts, core),
             SessionService=SessionService(parts, core),
@@ -107,6 +110,7 @@ class Sidekicks:
             ExportService=ExportService(parts, core),
             InboxService=InboxService(parts, self._attention, core),
             SignInService=SignInService(self._supervisor, core, self._terminals),
+            GalleryService=GalleryService(self._gallery, core),
         )
 
     def start(self) -> Sidekicks:

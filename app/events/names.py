@@ -29,6 +29,7 @@ NOTIFICATION_OPENED: Final = "notification:opened"  # the person clicked a notif
 PERMISSION_RULES_CHANGED: Final = "permission-rules:changed"  # "always allow" rules changed
 ELICITATION_REQUESTED: Final = "elicitation:requested"  # an agent asks the person (issue 26)
 ELICITATION_RESOLVED: Final = "elicitation:resolved"  # its question answered or gone
+INSTALL_PROGRESS: Final = "install:progress"  # a gallery install, an npx/uvx first start (27)
 
 EXTENSION_EVENTS: Final = (
     SESSION_CHANGED,
@@ -43,4 +44,5 @@ EXTENSION_EVENTS: Final = (
     PERMISSION_RULES_CHANGED,
     ELICITATION_REQUESTED,
     ELICITATION_RESOLVED,
+    INSTALL_PROGRESS,
 )

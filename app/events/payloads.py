@@ -19,6 +19,7 @@ from app.models.conversation import (
 )
 from app.models.elicitation import ElicitationRequested, ElicitationResolved
 from app.models.finding import AttentionCounts, NotificationOpened, PermissionRulesChanged
+from app.models.gallery import InstallProgress
 from app.models.problems import Problem
 from app.models.sessions import MemberSession
 from app.models.wire import WireModel
@@ -184,4 +185,5 @@ EVENT_PAYLOADS: dict[str, type[WireModel]] = {
     names.PERMISSION_RULES_CHANGED: PermissionRulesChanged,
     names.ELICITATION_REQUESTED: ElicitationRequested,
     names.ELICITATION_RESOLVED: ElicitationResolved,
+    names.INSTALL_PROGRESS: InstallProgress,
 }

@@ -17,7 +17,9 @@ BINDINGS = Path(__file__).resolve().parents[2] / "ui" / "bindings"
 
 # Every service and the methods it exposes, as the page calls them.
 SERVICES = {
-    "AgentService": {"List", "Start", "Stop", "Restart", "Logs", "Sessions"},
+    "AgentService": {
+        "List", "Start", "Stop", "Restart", "Logs", "Sessions", "Catalog", "Add", "Remove",
+    },
     "ConfigService": {
         "Current", "Open", "Choose", "Recent", "Content", "Validate", "Save", "Schema",
     },
@@ -46,6 +48,7 @@ SERVICES = {
     "SignInService": {
         "SignIn", "SignOut", "SignInTerminal", "TerminalInput", "TerminalResize", "TerminalClose",
     },
+    "GalleryService": {"RegistryInfo", "Refresh", "Install", "CancelInstall", "ChooseFolder"},
 }  # fmt: skip
 
 

@@ -1,7 +1,17 @@
 // generated — do not edit: scripts/gen_bindings.py writes this file from app/.
 
 import { call } from "./runtime";
-import type { AgentInfo, AgentSession } from "./models";
+import type { AgentInfo, AgentSession, CatalogEntry } from "./models";
+
+/** Extension (issue 27): writes catalog entry `id` into the YAML as a new agent (its comments and order kept), checked like a Save; `name` "" picks a unique one, `cwd` "" leaves the folder out (home). Returns the new agent. */
+export function Add(id: string, name: string, cwd: string): Promise<AgentInfo> {
+  return call("AgentService", "Add", id, name, cwd);
+}
+
+/** Extension (issue 27): the agents one may add: the ACP Registry's (as fetched, cached, or the built-in short list when offline) and the ACP programs found on PATH, the well-known ones first, each with what it still needs and the agents already running it. */
+export function Catalog(): Promise<CatalogEntry[]> {
+  return call("AgentService", "Catalog");
+}
 
 /** All agents, in configuration order. */
 export function List(): Promise<AgentInfo[]> {
@@ -11,6 +21,11 @@ export function List(): Promise<AgentInfo[]> {
 /** The agent's last 200 stderr lines. */
 export function Logs(name: string): Promise<string[]> {
   return call("AgentService", "Logs", name);
+}
+
+/** Extension (issue 27): removes the agent from the YAML (its comments go with it). */
+export function Remove(name: string): Promise<void> {
+  return call("AgentService", "Remove", name);
 }
 
 /** Stops then starts the agent, applying a changed definition. */

@@ -1,6 +1,6 @@
 // generated — do not edit: scripts/gen_bindings.py writes this file from app/.
 
-import type { AgentLog, AgentStateChanged, AttentionCounts, ChangesChanged, ChannelsChanged, CheckpointsChanged, CommandsChanged, ConfigChanged, ElicitationRequested, ElicitationResolved, MessageDelta, MessageUpdated, NotificationOpened, PermissionRequested, PermissionResolved, PermissionRulesChanged, SessionChanged, SignInTerminalExited, SignInTerminalOutput, TerminalExited, TerminalOutput, TurnChanged, UsageChanged } from "./models";
+import type { AgentLog, AgentStateChanged, AttentionCounts, ChangesChanged, ChannelsChanged, CheckpointsChanged, CommandsChanged, ConfigChanged, ElicitationRequested, ElicitationResolved, InstallProgress, MessageDelta, MessageUpdated, NotificationOpened, PermissionRequested, PermissionResolved, PermissionRulesChanged, SessionChanged, SignInTerminalExited, SignInTerminalOutput, TerminalExited, TerminalOutput, TurnChanged, UsageChanged } from "./models";
 
 /** Every event the backend sends, by its SPEC name. */
 export const Events = {
@@ -27,6 +27,7 @@ export const Events = {
   PermissionRulesChanged: "permission-rules:changed",
   ElicitationRequested: "elicitation:requested",
   ElicitationResolved: "elicitation:resolved",
+  InstallProgress: "install:progress",
 } as const;
 
 /** The payload type of each event. */
@@ -54,6 +55,7 @@ export interface EventPayloads {
   "permission-rules:changed": PermissionRulesChanged;
   "elicitation:requested": ElicitationRequested;
   "elicitation:resolved": ElicitationResolved;
+  "install:progress": InstallProgress;
 }
 
 export type EventName = keyof EventPayloads;

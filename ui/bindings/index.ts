@@ -11,6 +11,7 @@ export * as SearchService from "./SearchService";
 export * as ExportService from "./ExportService";
 export * as InboxService from "./InboxService";
 export * as SignInService from "./SignInService";
+export * as GalleryService from "./GalleryService";
 export * from "./events";
 export type * from "./models";
 export { On, call, ready } from "./runtime";

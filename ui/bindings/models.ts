@@ -87,6 +87,23 @@ export interface AuthVarInfo {
   label: string;
 }
 
+/** One agent the gallery offers: a registry entry, or a program detected on PATH. */
+export interface CatalogEntry {
+  id: string;
+  name: string;
+  version: string;
+  description: string;
+  icon: string;
+  kind: "npx" | "uvx" | "binary" | "path";
+  installed: string;
+  detected: string;
+  needs: string[];
+  added: string[];
+  update: boolean;
+  repository: string;
+  license: string;
+}
+
 /** Extension: file changes recorded or reverted in a channel (the changed records). */
 export interface ChangesChanged {
   channel: string;
@@ -250,6 +267,16 @@ export interface FileChange {
   revertible: boolean;
 }
 
+/** Event `install:progress`: a binary install's bytes, or an npx/uvx first start's package download (`agent` names the configured agent then). */
+export interface InstallProgress {
+  id: string;
+  agent: string;
+  phase: "download" | "verify" | "unpack" | "done" | "failed" | "cancelled";
+  done: number;
+  total: number;
+  error: string;
+}
+
 export interface Location {
   path: string;
   line: number | null;
@@ -391,6 +418,14 @@ export interface RateLimit {
   status: string;
   utilization: number | null;
   resetsAt: number | null;
+}
+
+/** Where the catalog's registry entries come from. */
+export interface RegistryInfo {
+  source: "registry" | "cache" | "builtin";
+  url: string;
+  fetchedAt: string;
+  error: string;
 }
 
 /** What Restore will do to one file (CheckpointService.RestorePreview): `status` is the change it makes — "added" recreates a file, "deleted" removes one. `skipped` says why a file is left as it is ("" when it is restored): a symbolic link is never recreated. */
