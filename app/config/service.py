@@ -6,11 +6,13 @@ from collections.abc import Callable
 from typing import Any
 
 from app.config.model import json_schema
+from app.config.preferences import preferences_of, text_with
 from app.config.store import ConfigStore
 from app.core.errors import UserError
 from app.core.expose import exposed
 from app.core.loop import LoopThread
 from app.i18n import _
+from app.models.preferences import Preferences as PreferencesModel
 from app.models.problems import Problem
 from app.models.wire import WireModel
 
@@ -78,6 +80,27 @@ class ConfigService:
     def Save(self, text: str) -> list[Problem]:
         """Writes `text` if it has no problem; returns its problems and warnings either way."""
         return self._core.run(self._store.save(text))
+
+    @exposed
+    def Preferences(self) -> PreferencesModel:
+        """The Preferences form's settings: theme, language, notifications, limits."""
+        return self._core.call(self._preferences)
+
+    @exposed
+    def SetPreferences(self, prefs: PreferencesModel) -> list[Problem]:
+        """Writes the changed settings into the YAML (comments and order kept), validated and
+        reloaded like a Save: with a problem, nothing is written and the problems are returned."""
+        return self._core.run(self._set_preferences(prefs))
+
+    def _preferences(self) -> PreferencesModel:
+        return preferences_of(self._store.config, self._store.content())
+
+    async def _set_preferences(self, prefs: PreferencesModel) -> list[Problem]:
+        text = self._store.content()
+        edited = text_with(text, preferences_of(self._store.config, text), prefs)
+        if edited == text:
+            return self._store.validation.entries
+        return await self._store.save(edited)
 
     @exposed
     def Schema(self) -> dict[str, Any]:

@@ -22,6 +22,7 @@ SERVICES = {
     },
     "ConfigService": {
         "Current", "Open", "Choose", "Recent", "Content", "Validate", "Save", "Schema",
+        "Preferences", "SetPreferences",
     },
     "ChannelService": {
         "List", "Create", "Rename", "Delete", "AddMember", "RemoveMember", "Direct", "Send",
@@ -47,6 +48,7 @@ SERVICES = {
     },
     "SignInService": {
         "SignIn", "SignOut", "SignInTerminal", "TerminalInput", "TerminalResize", "TerminalClose",
+        "SignInCode", "CancelSignIn",
     },
     "GalleryService": {"RegistryInfo", "Refresh", "Install", "CancelInstall", "ChooseFolder"},
 }  # fmt: skip

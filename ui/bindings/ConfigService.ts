@@ -1,7 +1,7 @@
 // generated — do not edit: scripts/gen_bindings.py writes this file from app/.
 
 import { call } from "./runtime";
-import type { ConfigInfo, Problem } from "./models";
+import type { ConfigInfo, Preferences, Problem } from "./models";
 
 /** Shows the native file chooser and opens the chosen file; "" when cancelled. */
 export function Choose(): Promise<string> {
@@ -23,6 +23,11 @@ export function Open(path: string): Promise<ConfigInfo> {
   return call("ConfigService", "Open", path);
 }
 
+/** The Preferences form's settings: theme, language, notifications, limits. */
+export function Preferences(): Promise<Preferences> {
+  return call("ConfigService", "Preferences");
+}
+
 /** Configuration files opened from the app, most recent first (8 at most), with the file the app started on. */
 export function Recent(): Promise<string[]> {
   return call("ConfigService", "Recent");
@@ -36,6 +41,11 @@ export function Save(text: string): Promise<Problem[]> {
 /** The configuration's JSON Schema. */
 export function Schema(): Promise<Record<string, unknown>> {
   return call("ConfigService", "Schema");
+}
+
+/** Writes the changed settings into the YAML (comments and order kept), validated and reloaded like a Save: with a problem, nothing is written and the problems are returned. */
+export function SetPreferences(prefs: Preferences): Promise<Problem[]> {
+  return call("ConfigService", "SetPreferences", prefs);
 }
 
 /** Problems and warnings of `text`, without saving. */

@@ -405,6 +405,14 @@ export interface PlanEntry {
   priority: "high" | "medium" | "low";
 }
 
+export interface Preferences {
+  theme: "system" | "light" | "dark";
+  language: "system" | "en" | "fr";
+  notifications: boolean;
+  maxRunningAgents: number;
+  stopIdleAgentsAfter: string;
+}
+
 export interface Problem {
   line: number;
   column: number;
