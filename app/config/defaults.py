@@ -1,5 +1,9 @@
 """The configuration written on first start: the demo agent, and well-known agents commented out.
 
+Nothing in it needs editing before use: no placeholder key, no folder that may not exist (an
+agent without `cwd:` works in the home folder); the gallery (Agents → Add agent) is how a person
+adds an agent, and writes it here.
+
 The commented-out agents start through a launcher, by its absolute path at the time the file is
 written: scripts/agents.sh (bundled with the app) on Linux and macOS; on Windows, where there is
 no bash, app/agents/launcher.py — run by this Python from source, or as `Sidekicks.exe
@@ -41,6 +45,7 @@ def default_config_text(
 DEFAULT_CONFIG = """\
 # Sidekicks configuration. Edit it from the app (Settings) or any editor: it reloads live.
 # Each agent is a local program that speaks ACP (Agent Client Protocol) on stdin/stdout.
+# To add one, use Agents → Add agent in the app: it writes the agent here for you.
 
 theme: system            # system | light | dark
 language: system         # system | en | fr
@@ -57,14 +62,12 @@ agents:                  # the app shows them in this order
     description: A built-in demo agent. Works offline, shows every kind of message.
     builtin: demo
 
-  # Uncomment an agent to use it. Each needs its own CLI installed and signed in (or an API
-  # key in `env`). The launcher starts it with your environment and stops it cleanly.
+  # Or uncomment one: each needs its own CLI installed (the launcher says how) and signed in
+  # from its card. An agent works in your home folder unless you give it a `cwd:`.
   # - name: claude
   #   title: Claude Code
   #   icon: "✳️"
   #   command: [AGENTS_SH, claude]
-  #   env: {ANTHROPIC_API_KEY: "sk-…"}
-  #   cwd: ~/code
   # - name: codex
   #   title: Codex
   #   icon: "🌀"
