@@ -109,7 +109,7 @@ class Sidekicks:
             SearchService=SearchService(FoundPages(parts)),
             ExportService=ExportService(parts, core),
             InboxService=InboxService(parts, self._attention, core),
-            SignInService=SignInService(self._supervisor, core, self._terminals),
+            SignInService=SignInService(self._supervisor, core, self._terminals, self.events),
             GalleryService=GalleryService(self._gallery, core),
         )
 

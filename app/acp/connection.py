@@ -20,7 +20,7 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import acp
 from acp.meta import AGENT_METHODS
@@ -29,9 +29,9 @@ from acp.schema import InitializeResponse, LoadSessionRequest, NewSessionRequest
 from app.acp import session_models
 from app.acp.cancel_request import Cancels
 from app.acp.client import SessionHandler, SidekicksClient
-from app.acp.errors import AgentRequestError, AgentStartError
+from app.acp.errors import AgentRequestError, AgentStartError, describe_error
 from app.acp.handshake import ERROR_TAIL_LINES, initialize
-from app.acp.lines import JsonLines
+from app.acp.lines import JsonLines, TextListener
 from app.acp.link import EXIT_GRACE, Link, lost_reason
 from app.acp.mcp import mcp_servers_for
 from app.acp.notices import Notices
@@ -49,6 +49,17 @@ from app.models.mcp import McpServer
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+
+class SignInNeeded(Protocol):
+    """Told whether the agent needs a sign-in; `hint`: its error when it is only likely."""
+
+    def __call__(self, needed: bool, hint: str = "") -> None: ...
+
+
+def _nobody_told(needed: bool, hint: str = "") -> None:
+    pass
+
+
 INITIALIZE_TIMEOUT = 30.0
 SESSION_TIMEOUT = 120.0  # session/new can install a package first (npx -y …)
 
@@ -64,11 +75,14 @@ class AgentConnection:
         mcp_servers: list[McpServer] | None = None,
         log_ring: deque[str] | None = None,
         on_lost: Callable[[Text], None] | None = None,
-        on_sign_in_needed: Callable[[bool], None] | None = None,
+        on_sign_in_needed: SignInNeeded | None = None,
     ) -> None:
         # Told True when the agent answers a session or a prompt with "authentication required"
-        # (-32000), False when a session opens or a sign-in succeeds.
-        self._on_sign_in_needed = on_sign_in_needed or (lambda needed: None)
+        # (-32000), or with any error before a sign-in or a prompt succeeded while it announced
+        # sign-in methods (then with its error as the hint: a sign-in may be what it lacks);
+        # False when a session opens or a sign-in succeeds.
+        self._on_sign_in_needed: SignInNeeded = on_sign_in_needed or _nobody_told
+        self._proven = False  # a sign-in or a prompt succeeded on this process
         self._log_ring = log_ring
         self._command, self._env, self.cwd = command, env, cwd
         self._on_log, self._on_exit = on_log, on_exit
@@ -78,6 +92,7 @@ class AgentConnection:
         self.client = SidekicksClient(self.note)
         self._notices = Notices(self.note)
         self._link: Link | None = None  # the SDK connection, from the start until it ends
+        self._lines: JsonLines | None = None
         self._watch_tasks: list[asyncio.Task[None]] = []
         self._stopping = False
         self.info: InitializeResponse | None = None
@@ -108,7 +123,8 @@ class AgentConnection:
         assert proc.stdin is not None and proc.stdout is not None
         # `$/cancel_request` both ways sits between the SDK and the lines (cancel_request.py);
         # the SDK routes elicitation (client.py) only with its "unstable" methods on.
-        transport = self.client.cancels = Cancels(JsonLines(proc.stdout, proc.stdin, self._notices))
+        self._lines = JsonLines(proc.stdout, proc.stdin, self._notices)
+        transport = self.client.cancels = Cancels(self._lines)
         link = self._link = Link(
             acp.connect_to_agent(
                 cast(acp.Client, self.client), transport, use_unstable_protocol=True
@@ -172,12 +188,29 @@ class AgentConnection:
     def stderr_tail(self, count: int = ERROR_TAIL_LINES) -> list[str]:
         return self.process.stderr.tail(count) if self.process else []
 
-    async def authenticate(self, method_id: str) -> None:
+    async def authenticate(self, method_id: str, on_text: TextListener | None = None) -> None:
         """ACP `authenticate` with one of the agent's `agent`-type methods (the agent signs in
-        by itself, e.g. in a browser: no timeout while the connection lasts)."""
-        link = self._open_link()
-        await link.request(link.conn.authenticate(method_id=method_id))
+        by itself, e.g. in a browser: no timeout while the connection lasts). `on_text` is told
+        what the agent prints on stdout for the person meanwhile (app/acp/lines.py)."""
+        link, lines = self._open_link(), self._lines
+        if on_text is not None and lines is not None:
+            lines.on_text = on_text
+        try:
+            await link.request(link.conn.authenticate(method_id=method_id))
+        finally:
+            if lines is not None and lines.on_text is on_text:
+                lines.on_text = None
+        self._proven = True
         self._on_sign_in_needed(False)
+
+    async def write_line(self, text: str) -> None:
+        """`text` and a newline on the agent's stdin, between two JSON-RPC messages (write()
+        is synchronous): what an agent reading its stdin for a person gets (gemini's code)."""
+        self._open_link()
+        assert self.process is not None and self.process.proc.stdin is not None
+        stdin = self.process.proc.stdin
+        stdin.write((text + "\n").encode())
+        await stdin.drain()
 
     async def new_session(
         self, handler: SessionHandler, workspace: Workspace | None = None
@@ -209,16 +242,20 @@ class AgentConnection:
         link = self._open_link()
         self.client.attach(session_id, handler, workspace)
         try:
-            response = await link.request(
-                session_models.request(
-                    link.conn,
-                    AGENT_METHODS["session_load"],
-                    LoadSessionRequest(
-                        cwd=str(self.cwd), session_id=session_id, mcp_servers=self._mcp_servers()
+            response = await self._watch_auth(
+                link.request(
+                    session_models.request(
+                        link.conn,
+                        AGENT_METHODS["session_load"],
+                        LoadSessionRequest(
+                            cwd=str(self.cwd),
+                            session_id=session_id,
+                            mcp_servers=self._mcp_servers(),
+                        ),
+                        session_models.LoadSessionResponseWithModels,  # with the older `models`
                     ),
-                    session_models.LoadSessionResponseWithModels,  # with the older `models`
-                ),
-                SESSION_TIMEOUT,
+                    SESSION_TIMEOUT,
+                )
             )
         except BaseException:
             self.client.detach(session_id)
@@ -273,6 +310,7 @@ class AgentConnection:
         response = await self._watch_auth(
             link.request(link.conn.prompt(session_id=session_id, prompt=content))
         )
+        self._proven = True
         reason: StopReason = response.stop_reason
         return reason
 
@@ -290,6 +328,8 @@ class AgentConnection:
         except AgentRequestError as err:
             if err.auth_required:
                 self._on_sign_in_needed(True)
+            elif self.auth_methods and not self._proven:
+                self._on_sign_in_needed(True, describe_error(err))
             raise
 
     def _open_link(self) -> Link:

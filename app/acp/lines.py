@@ -7,6 +7,12 @@ takes one, message-level, in `acp.connect_to_agent(client, transport)`): it read
 chunks, splits the lines itself, parses each once and gives the SDK only objects. Anything else
 is skipped and noted in the agent's log (rate-limited, app/acp/notices.py); a line longer than
 MAX_LINE is dropped as it streams — its pieces are let go the moment it passes the limit.
+
+Text the agent prints for a person on stdout (gemini's sign-in address and its "Enter the
+authorization code: " prompt, which has no newline) is handed to `on_text` while someone
+listens (AgentConnection.authenticate): each line that is not JSON, and the unfinished line
+that is not the start of an object. An object written right after such text on the same line
+(a prompt the agent did not end) is still read: the text before it is skipped.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from app.acp.notices import Notices
@@ -30,6 +37,10 @@ SAMPLE = 80  # bytes of a skipped line quoted in the log
 # click's answer) waited behind them all (0.58 s p99 with 8 agents streaming). Every this many
 # messages the loop is given a turn.
 YIELD_EVERY = 32
+PARTIAL_TEXT = 4096  # an unfinished line longer than this is not a prompt: not handed out
+
+# Told the agent's text for a person: a line (True) or the unfinished line (False).
+TextListener = Callable[[str, bool], None]
 
 
 class JsonLines:
@@ -44,6 +55,7 @@ class JsonLines:
         self._size = 0  # its length, counted on even when its pieces are dropped
         self._eof = False
         self._handed = 0  # messages handed out since the loop last had a turn
+        self.on_text: TextListener | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
         # As the SDK writes: compact JSON, one line. write() is synchronous, so concurrent
@@ -77,6 +89,10 @@ class JsonLines:
         for piece in complete:
             self._end_line(piece)
         self._add(rest)
+        if self.on_text is not None and self._pieces and self._size <= PARTIAL_TEXT:
+            partial = b"".join(self._pieces)
+            if not partial.lstrip().startswith(b"{"):
+                self.on_text(_text(partial), False)
 
     def _add(self, piece: bytes) -> None:
         if not piece:
@@ -101,17 +117,25 @@ class JsonLines:
             )
         elif pieces:
             self._parse(pieces[0] if len(pieces) == 1 else b"".join(pieces))
+        elif self.on_text is not None and not self._eof:
+            self.on_text("", True)  # a blank line ends what it follows (an address)
 
     def _parse(self, raw: bytes) -> None:
         try:
             message = json.loads(raw)
         except ValueError:  # also invalid UTF-8 (UnicodeDecodeError is a ValueError)
-            if raw.strip():
+            message = _after_text(raw)
+            skipped = raw[: raw.find(b"{")] if message is not None else raw
+            if self.on_text is not None:
+                self.on_text(_text(skipped), True)
+            if message is not None:
+                self._ready.append(incoming(message))
+            if skipped.strip():
                 self._notices.report(
                     "not-json",
                     _("not JSON"),
                     _("a line on stdout that is not JSON was skipped: {start}").format(
-                        start=_sample(raw)
+                        start=_sample(skipped)
                     ),
                 )
             return
@@ -125,6 +149,23 @@ class JsonLines:
                 start=_sample(raw)
             ),
         )
+
+
+def _after_text(raw: bytes) -> dict[str, Any] | None:
+    """The object that ends the line after some text ("Enter the code: {…}"), if there is one
+    (only the first "{" is tried: a line of garbage costs one more parse at most)."""
+    start = raw.find(b"{")
+    if start <= 0:
+        return None
+    try:
+        message = json.loads(raw[start:])
+    except ValueError:
+        return None
+    return message if isinstance(message, dict) else None
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", errors="replace").rstrip("\r")
 
 
 def _sample(raw: bytes) -> str:

@@ -48,9 +48,10 @@ def connection_for(
     def on_lost(reason: Text) -> None:
         failed(runtime, conn, reason)
 
-    def on_sign_in_needed(needed: bool) -> None:
-        if runtime.conn is conn and runtime.needs_sign_in != needed:
-            runtime.needs_sign_in = needed
+    def on_sign_in_needed(needed: bool, hint: str = "") -> None:
+        hint = hint if needed else ""
+        if runtime.conn is conn and (runtime.needs_sign_in, runtime.sign_in_hint) != (needed, hint):
+            runtime.needs_sign_in, runtime.sign_in_hint = needed, hint
             announce(runtime)
 
     conn = EnvAuthConnection(

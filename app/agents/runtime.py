@@ -53,6 +53,7 @@ class AgentRuntime:
     lists_sessions: bool | None = None  # whether it offers session/list; None: not started yet
     logs_out: bool = False  # it advertised ACP `logout` at its last start
     needs_sign_in: bool = False
+    sign_in_hint: str = ""  # the agent's error when the need is only likely (AgentInfo's)
     saved_method: str | None = None  # the `env_var` method whose values are saved
     auth_failure: str = ""  # why `authenticate` with the saved values failed at the last start
     config_dir: Path | None = None  # the configuration file's folder (relative cwd, programs)
@@ -86,6 +87,7 @@ class AgentRuntime:
             command_missing=self.command_missing(),
             auth_methods=[self._auth_info(m) for m in self.auth_methods],
             needs_sign_in=self.needs_sign_in,
+            sign_in_hint=self.sign_in_hint if self.needs_sign_in else "",
             lists_sessions=self.lists_sessions,
         )
 

@@ -1,6 +1,11 @@
 """Signing in to an agent with one of the methods it announced (ACP `authenticate`).
 
 - `agent` methods: the agent signs in by itself (a browser login it opens): `authenticate`.
+  What it prints on stdout for the person meanwhile (a web address, a prompt for a code: gemini
+  without a browser) is watched (sign_in_prompts.py) and sent as `signin:prompt`; the code
+  typed in the window goes to its stdin (`code`). `cancel` gives the request up
+  (`$/cancel_request`) and restarts the agent: one waiting for a code on its stdin would
+  otherwise never answer anything again.
 - `env_var` methods: every variable needs a value. The values are saved (app/agents/credentials:
   the keychain, or an owner-only file), the agent restarts (or starts) with them in its
   environment, then `authenticate`; if that fails they are forgotten again and the agent's
@@ -18,28 +23,49 @@ text: the agent's own explanations are passed through `redact` first.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from app.acp.errors import describe_error
+from app.agents.sign_in_prompts import PromptWatch
 from app.core.errors import UserError
+from app.events import names
+from app.events.bus import EventBus
+from app.events.payloads import SignInPrompt
 from app.i18n import _
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
+    from app.acp.lines import TextListener
     from app.acp.updates import AuthMethod
     from app.agents.credentials.store import Credentials, Saved
     from app.agents.runtime import AgentRuntime
     from app.agents.supervisor import Supervisor
 
+log = logging.getLogger(__name__)
 HIDDEN = "••••"
+MAX_CODE = 4096
+
+
+@dataclass
+class _Pending:
+    """An `agent` method's `authenticate` under way."""
+
+    conn: AgentConnection
+    request: asyncio.Future[None]
+    watch: PromptWatch = field(default_factory=PromptWatch)
+    cancelled: bool = False
 
 
 class SignIns:
-    """What SignInService.SignIn and SignOut do, on the core loop."""
+    """What SignInService.SignIn, SignOut, SignInCode and CancelSignIn do, on the core loop."""
 
-    def __init__(self, supervisor: Supervisor) -> None:
-        self._supervisor = supervisor
+    def __init__(self, supervisor: Supervisor, bus: EventBus) -> None:
+        self._supervisor, self._bus = supervisor, bus
+        self._pending: dict[str, _Pending] = {}
 
     @property
     def _credentials(self) -> Credentials:
@@ -50,7 +76,7 @@ class SignIns:
         methods = runtime.auth_methods or (await self._supervisor.start(name)).auth_methods
         method = find_method(methods, name, method_id)
         if method.type == "agent":
-            await authenticate(await self._supervisor.start(name), name, method_id)
+            await self._agent_method(name, method_id)
             return
         if method.type == "terminal":
             raise UserError(_("this sign-in method runs in a terminal (SignInTerminal)"))
@@ -69,6 +95,71 @@ class SignIns:
             raise UserError(
                 _("signing in to {agent} failed: {error}").format(agent=f"`{name}`", error=failure)
             )
+
+    async def _agent_method(self, name: str, method_id: str) -> None:
+        if name in self._pending:
+            raise UserError(
+                _("a sign-in to {agent} is already under way").format(agent=f"`{name}`")
+            )
+        conn = await self._supervisor.start(name)
+        pending: _Pending | None = None
+
+        def on_text(text: str, complete: bool) -> None:
+            assert pending is not None
+            found = (
+                pending.watch.feed(text + "\n", "") if complete else pending.watch.feed("", text)
+            )
+            if found is not None:
+                prompt = SignInPrompt(agent=name, url=found.url, asks_code=found.asks_code)
+                self._bus.emit(names.SIGN_IN_PROMPT, prompt)
+
+        request = asyncio.ensure_future(authenticate(conn, name, method_id, on_text))
+        pending = self._pending[name] = _Pending(conn, request)
+        try:
+            await request
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if not pending.cancelled or (current is not None and current.cancelling()):
+                raise
+            raise UserError(_("the sign-in was cancelled")) from None
+        finally:
+            if self._pending.get(name) is pending:
+                del self._pending[name]
+            request.cancel()  # this caller was cancelled: the request is given up too
+
+    async def code(self, name: str, code: str) -> None:
+        """The code the person typed for a sign-in that asked for one, on the agent's stdin."""
+        pending = self._pending.get(name)
+        if pending is None or not pending.watch.found.asks_code:
+            raise UserError(
+                _("no sign-in to {agent} is waiting for a code").format(agent=f"`{name}`")
+            )
+        code = code.strip()
+        if not code:
+            raise UserError(_("type the code first"))
+        if len(code) > MAX_CODE or any(ord(c) < 32 or ord(c) == 127 for c in code):
+            raise UserError(_("a code must be a single line of text"))
+        try:
+            await pending.conn.write_line(code)
+        except (ConnectionError, OSError):
+            raise UserError(_("the agent stopped before it read the code")) from None
+
+    async def cancel(self, name: str) -> None:
+        """Gives up the sign-in under way (`$/cancel_request`) and restarts the agent, which may
+        still wait for a code on its stdin. Nothing under way: nothing to do."""
+        pending = self._pending.pop(name, None)
+        if pending is None:
+            return
+        pending.cancelled = True
+        pending.request.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await pending.request
+        runtime = self._supervisor.runtime(name)
+        if runtime.conn is pending.conn and runtime.running:
+            try:
+                await self._supervisor.restart(name)
+            except UserError as err:  # its card says why
+                log.warning("%s did not restart after a cancelled sign-in: %s", name, err)
 
     async def sign_out(self, name: str) -> None:
         """ACP `logout` first when the running agent advertises `auth.logout` (it forgets its
@@ -145,9 +236,11 @@ def checked_values(method: AuthMethod, values: dict[str, str]) -> dict[str, str]
     return cleaned
 
 
-async def authenticate(conn: AgentConnection, name: str, method_id: str) -> None:
+async def authenticate(
+    conn: AgentConnection, name: str, method_id: str, on_text: TextListener | None = None
+) -> None:
     try:
-        await conn.authenticate(method_id)
+        await conn.authenticate(method_id, on_text)
     except Exception as err:
         raise UserError(
             _("signing in to {agent} failed: {error}").format(

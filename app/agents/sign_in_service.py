@@ -11,6 +11,7 @@ from app.agents.supervisor import Supervisor
 from app.core.errors import UserError
 from app.core.expose import exposed
 from app.core.loop import LoopThread
+from app.events.bus import EventBus
 from app.i18n import _
 from app.models.agents import AgentInfo, SignInTerminalInfo
 
@@ -20,11 +21,11 @@ SIGN_IN_TIMEOUT = START_TIMEOUT + 300.0
 
 class SignInService:
     def __init__(
-        self, supervisor: Supervisor, core: LoopThread, terminals: SignInTerminals
+        self, supervisor: Supervisor, core: LoopThread, terminals: SignInTerminals, bus: EventBus
     ) -> None:
         self._supervisor = supervisor
         self._core = core
-        self._sign_ins = SignIns(supervisor)
+        self._sign_ins = SignIns(supervisor, bus)
         self._terminals = terminals
 
     @exposed
@@ -38,6 +39,22 @@ class SignInService:
             raise UserError(_("a sign-in method is required"))
         self._core.run(self._sign_ins.sign_in(name, methodId, values), timeout=SIGN_IN_TIMEOUT)
         return self._core.call(lambda: self._supervisor.runtime(name).info())
+
+    @exposed
+    def SignInCode(self, name: str, code: str) -> None:
+        """Extension: the code an `agent` method's sign-in asked for (`signin:prompt` with
+        `asksCode`), written on the agent's stdin where it waits for it (gemini's "Enter the
+        authorization code"). SignIn then answers whether it worked."""
+        require_name(name)
+        self._core.run(self._sign_ins.code(name, code), timeout=STOP_TIMEOUT)
+
+    @exposed
+    def CancelSignIn(self, name: str) -> None:
+        """Extension: gives up the agent's `agent` method sign-in under way (SignIn then fails
+        with "the sign-in was cancelled") and restarts the agent, which may still be waiting
+        for a code. Nothing under way: nothing happens."""
+        require_name(name)
+        self._core.run(self._sign_ins.cancel(name), timeout=START_TIMEOUT + STOP_TIMEOUT)
 
     @exposed
     def SignOut(self, name: str) -> AgentInfo:

@@ -1,17 +1,19 @@
-"""Sign-in terminals (`terminal` sign-in methods): the person signs in in a program the agent
-names, run on a pseudo-terminal (app/terminals) shown in the window.
+"""Sign-in terminals (`terminal` sign-in methods): the person signs in in a program the agent names,
+run on a pseudo-terminal (app/terminals) shown in the window.
 
-The program is the method's own command (claude and opencode name one in
-`_meta["terminal-auth"]`), else the agent's YAML command with the method's `args` (ACP); a
-built-in agent has none. Its environment: ours, the agent's YAML `env:`, the method's `env`
-(not the saved sign-in values). Output goes out as `signin:output`. When the program exits by
-itself with code 0, the agent is restarted if it runs (to read the new credentials) and its
-"needs sign-in" flag is cleared (its next session says whether the sign-in worked); then, on
-any exit, `signin:exited`. A terminal closed by TerminalClose or the app's end is killed (its
-process group), without a restart. On any end, what is left of its process tree is ended too
-(app/core/process_tree.py: on Linux whatever carries the tree's mark, a child that left the
-group with `setsid` included; on Windows the app's job holds them until the app ends,
-lifeline_windows.py). The programs die with the app like agents do (lifeline, run records).
+The program is the method's own command (claude and opencode name one in `_meta["terminal-auth"]`),
+else the agent's YAML command with the method's `args` (ACP); a built-in agent has none. Its
+environment: ours, the agent's YAML `env:`, the method's `env` (not the saved sign-in values).
+Output goes out as `signin:output`; a web address in it (claude's OAuth address, hard-wrapped by
+the program) and a prompt for a code, as `signin:prompt` (sign_in_prompts.py), so the window can
+show the address as a link and a code field. When the program exits by itself with code 0, the
+agent is restarted if it runs (to read the new credentials) and its "needs sign-in" flag is cleared
+(its next session says whether the sign-in worked); then, on any exit, `signin:exited`. A terminal
+closed by TerminalClose or the app's end is killed (its process group), without a restart. On any
+end, what is left of its process tree is ended too (app/core/process_tree.py: on Linux whatever
+carries the tree's mark, a child that left the group with `setsid` included; on Windows the app's
+job holds them until the app ends, lifeline_windows.py). The programs die with the app like agents
+do (lifeline, run records).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from app.agents.runtime import launch
 from app.agents.sign_in import find_method
+from app.agents.sign_in_prompts import PromptWatch
 from app.core import lifeline, process_tree
 from app.core.errors import UserError
 from app.core.ids import new_id
@@ -32,7 +35,7 @@ from app.core.process_tree import ProcessTree, TreeMark
 from app.core.run_records import records
 from app.events import names
 from app.events.bus import EventBus
-from app.events.payloads import SignInTerminalExited, SignInTerminalOutput
+from app.events.payloads import SignInPrompt, SignInTerminalExited, SignInTerminalOutput
 from app.i18n import _
 from app.models.agents import SignInTerminalInfo
 from app.terminals.base import Terminal, open_terminal
@@ -82,11 +85,18 @@ class SignInTerminals:
         env = mark.environment({**env, **dict(method.env)})
         terminal_id = new_id()
         entry = self._open[terminal_id] = _Open(name)
+        watch = PromptWatch()
 
         def on_output(data: str) -> None:
             self._bus.emit(
                 names.SIGN_IN_TERMINAL_OUTPUT, SignInTerminalOutput(terminal=terminal_id, data=data)
             )
+            found = watch.feed(data)
+            if found is not None:
+                prompt = SignInPrompt(
+                    agent=name, terminal=terminal_id, url=found.url, asks_code=found.asks_code
+                )
+                self._bus.emit(names.SIGN_IN_PROMPT, prompt)
 
         def on_exit(code: int | None) -> None:
             task = asyncio.get_running_loop().create_task(self._exited(terminal_id, code))

@@ -18,6 +18,7 @@ COMMANDS_CHANGED: Final = "commands:changed"
 SESSION_CHANGED: Final = "session:changed"  # a member's modes/options changed (issue 14)
 SIGN_IN_TERMINAL_OUTPUT: Final = "signin:output"  # a sign-in terminal printed something
 SIGN_IN_TERMINAL_EXITED: Final = "signin:exited"  # a sign-in terminal's command ended
+SIGN_IN_PROMPT: Final = "signin:prompt"  # a sign-in shows a web address or asks for a code
 
 TERMINAL_OUTPUT: Final = "terminal:output"  # an agent's command printed something (issue 15)
 TERMINAL_EXITED: Final = "terminal:exited"  # an agent's command ended
@@ -35,6 +36,7 @@ EXTENSION_EVENTS: Final = (
     SESSION_CHANGED,
     SIGN_IN_TERMINAL_OUTPUT,
     SIGN_IN_TERMINAL_EXITED,
+    SIGN_IN_PROMPT,
     TERMINAL_OUTPUT,
     TERMINAL_EXITED,
     CHANGES_CHANGED,

@@ -124,6 +124,17 @@ class SignInTerminalExited(WireModel):
     code: int | None = None
 
 
+class SignInPrompt(WireModel):
+    """Extension: a sign-in in progress printed a web address to open and/or asks for a code
+    (app/agents/sign_in_prompts.py): an `agent` method's agent on its stdout (`terminal` is
+    ""), or a sign-in terminal's program. Sent again when either changes."""
+
+    agent: str
+    terminal: str = ""
+    url: str = ""
+    asks_code: bool = False
+
+
 class TerminalOutput(WireModel):
     """Extension: new output of a command an agent runs (`data` as text, ANSI included)."""
 
@@ -176,6 +187,7 @@ EVENT_PAYLOADS: dict[str, type[WireModel]] = {
     names.SESSION_CHANGED: SessionChanged,
     names.SIGN_IN_TERMINAL_OUTPUT: SignInTerminalOutput,
     names.SIGN_IN_TERMINAL_EXITED: SignInTerminalExited,
+    names.SIGN_IN_PROMPT: SignInPrompt,
     names.TERMINAL_OUTPUT: TerminalOutput,
     names.TERMINAL_EXITED: TerminalExited,
     names.CHANGES_CHANGED: ChangesChanged,

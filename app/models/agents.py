@@ -59,6 +59,11 @@ class AgentInfo(WireModel):
     auth_methods: list[AuthMethodInfo] = Field(default_factory=list)
     # The agent answered "authentication required" since its last sign-in or new session.
     needs_sign_in: bool = False
+    # Why a sign-in may be needed when the agent did not say so: its error on a session or a
+    # prompt that failed before any sign-in succeeded, while it announced sign-in methods
+    # (claude-agent-acp without credentials: -32603 "Claude Code process exited with code 1").
+    # "" when it said "authentication required" itself, or needs nothing.
+    sign_in_hint: str = ""
     # Whether it lists its own sessions (ACP session/list), known once it has started (null
     # before): the card offers its Sessions only when it may.
     lists_sessions: bool | None = None

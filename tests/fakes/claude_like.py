@@ -2,11 +2,16 @@
 
     python tests/fakes/claude_like.py            an agent
     python tests/fakes/claude_like.py --login    its login program, for a terminal
+    python tests/fakes/claude_like.py --exits    an agent failing as claude-agent-acp without
+                                                 credentials does (below)
 
 As an agent, `initialize` announces claude's two `terminal` methods, each with
 `_meta["terminal-auth"]` naming this script with `--login` (claude names its own node binary and
 script with `--cli auth login`). `session/new` answers -32000 "Authentication required" until
 the credentials file ($FAKE_CREDENTIALS) exists; then a prompt is answered `echo: <its text>`.
+With `--exits`, `session/new` without credentials fails as claude-agent-acp's does when Claude
+Code exits for want of a login: -32603 "Claude Code process exited with code 1" (no hint of a
+sign-in in it).
 
 As a login program it refuses to run without a terminal (stdin must be a tty, as claude's login
 UI requires), prints `Paste your code: `, reads one line, writes it to $FAKE_CREDENTIALS and
@@ -96,6 +101,9 @@ def handle(message: dict[str, Any]) -> None:
             "authMethods": methods(),
             "agentInfo": {"name": "claude-like", "version": "0"},
         }})  # fmt: skip
+    elif method == "session/new" and not CREDENTIALS.exists() and "--exits" in sys.argv:
+        exited = "Claude Code process exited with code 1"
+        send({"id": rid, "error": {"code": -32603, "message": exited}})
     elif method == "session/new" and not CREDENTIALS.exists():
         send({"id": rid, "error": {"code": -32000, "message": "Authentication required"}})
     elif method == "session/new":

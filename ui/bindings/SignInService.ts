@@ -3,9 +3,19 @@
 import { call } from "./runtime";
 import type { AgentInfo, SignInTerminalInfo } from "./models";
 
+/** Extension: gives up the agent's `agent` method sign-in under way (SignIn then fails with "the sign-in was cancelled") and restarts the agent, which may still be waiting for a code. Nothing under way: nothing happens. */
+export function CancelSignIn(name: string): Promise<void> {
+  return call("SignInService", "CancelSignIn", name);
+}
+
 /** Signs in to the agent with one of its methods (starting it if needed): `agent` ones by ACP `authenticate`; `env_var` ones with `values` (every variable of the method), saved in the keychain (or an owner-only file) and given to the agent at each start. `terminal` ones use SignInTerminal. The agent's info, or its error. */
 export function SignIn(name: string, methodId: string, values: Record<string, string>): Promise<AgentInfo> {
   return call("SignInService", "SignIn", name, methodId, values);
+}
+
+/** Extension: the code an `agent` method's sign-in asked for (`signin:prompt` with `asksCode`), written on the agent's stdin where it waits for it (gemini's "Enter the authorization code"). SignIn then answers whether it worked. */
+export function SignInCode(name: string, code: string): Promise<void> {
+  return call("SignInService", "SignInCode", name, code);
 }
 
 /** Extension: runs a `terminal` sign-in method's command on a pseudo-terminal of `cols`×`rows`; when it exits the agent restarts to use the new credentials. */

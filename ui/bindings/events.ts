@@ -1,6 +1,6 @@
 // generated — do not edit: scripts/gen_bindings.py writes this file from app/.
 
-import type { AgentLog, AgentStateChanged, AttentionCounts, ChangesChanged, ChannelsChanged, CheckpointsChanged, CommandsChanged, ConfigChanged, ElicitationRequested, ElicitationResolved, InstallProgress, MessageDelta, MessageUpdated, NotificationOpened, PermissionRequested, PermissionResolved, PermissionRulesChanged, SessionChanged, SignInTerminalExited, SignInTerminalOutput, TerminalExited, TerminalOutput, TurnChanged, UsageChanged } from "./models";
+import type { AgentLog, AgentStateChanged, AttentionCounts, ChangesChanged, ChannelsChanged, CheckpointsChanged, CommandsChanged, ConfigChanged, ElicitationRequested, ElicitationResolved, InstallProgress, MessageDelta, MessageUpdated, NotificationOpened, PermissionRequested, PermissionResolved, PermissionRulesChanged, SessionChanged, SignInPrompt, SignInTerminalExited, SignInTerminalOutput, TerminalExited, TerminalOutput, TurnChanged, UsageChanged } from "./models";
 
 /** Every event the backend sends, by its SPEC name. */
 export const Events = {
@@ -18,6 +18,7 @@ export const Events = {
   SessionChanged: "session:changed",
   SignInTerminalOutput: "signin:output",
   SignInTerminalExited: "signin:exited",
+  SignInPrompt: "signin:prompt",
   TerminalOutput: "terminal:output",
   TerminalExited: "terminal:exited",
   ChangesChanged: "changes:changed",
@@ -46,6 +47,7 @@ export interface EventPayloads {
   "session:changed": SessionChanged;
   "signin:output": SignInTerminalOutput;
   "signin:exited": SignInTerminalExited;
+  "signin:prompt": SignInPrompt;
   "terminal:output": TerminalOutput;
   "terminal:exited": TerminalExited;
   "changes:changed": ChangesChanged;

@@ -11,6 +11,7 @@ export interface AgentInfo {
   commandMissing: string;
   authMethods: AuthMethodInfo[];
   needsSignIn: boolean;
+  signInHint: string;
   listsSessions: boolean | null;
 }
 
@@ -484,6 +485,14 @@ export interface SessionOptionInfo {
   category: string;
   choices: OptionChoiceInfo[];
   via: "config_option" | "set_model";
+}
+
+/** Extension: a sign-in in progress printed a web address to open and/or asks for a code (app/agents/sign_in_prompts.py): an `agent` method's agent on its stdout (`terminal` is ""), or a sign-in terminal's program. Sent again when either changes. */
+export interface SignInPrompt {
+  agent: string;
+  terminal: string;
+  url: string;
+  asksCode: boolean;
 }
 
 /** Extension: a sign-in terminal's command ended; the agent was restarted to use the new credentials when it ran. `code` is None when it was killed by a signal. */
