@@ -4,7 +4,7 @@
 
 import { i18n, t } from "../../lib/i18n.svelte";
 import { highlightCode } from "../../lib/markdown";
-import { copyText } from "../clipboard";
+import { copyText } from "../../lib/clipboard";
 import { whenNearScreen } from "./nearScreen";
 
 /** Decorates each code block of `node` once it is near the screen; the result cancels the rest. */
