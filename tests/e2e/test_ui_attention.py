@@ -113,7 +113,7 @@ def test_the_app_reopens_on_the_conversation_last_on_screen(tmp_path: Path) -> N
         reported(page, general["id"], True)
 
 
-def test_the_settings_toggle_turns_notifications_off_in_the_file_when_saved(
+def test_the_preferences_toggle_turns_notifications_off_in_the_file(
     tmp_path: Path, shots: Path
 ) -> None:
     path = tmp_path / "attention.yaml"
@@ -127,6 +127,7 @@ def test_the_settings_toggle_turns_notifications_off_in_the_file_when_saved(
         assert label.inner_text().strip() == "Notifications"
         assert "Prévenir quand un agent répond" in (label.get_attribute("title") or "")
 
+        # The Preferences form writes the file at once (SetPreferences); the editor follows it.
         toggle.uncheck()
         editor = page.locator("[data-testid=config-editor] .cm-content")
         page.wait_for_function(
@@ -137,7 +138,6 @@ def test_the_settings_toggle_turns_notifications_off_in_the_file_when_saved(
         assert "language: fr" in editor.inner_text()
         panel = page.get_by_test_id("settings-panel")
         panel.screenshot(path=str(shots / "notifications-toggle.png"))
-        page.get_by_test_id("save-button").click()
         page.wait_for_selector("[data-testid=settings-panel][data-dirty=false]", timeout=WAIT)
         assert path.read_text(encoding="utf-8") == "language: fr\nnotifications: false\n" + CONFIG
 
