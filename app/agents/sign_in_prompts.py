@@ -29,6 +29,7 @@ from app.acp.ansi import strip_ansi
 TAIL = 16 * 1024  # characters of output kept: an OAuth address is ~600, a login screen ~3 KB
 MAX_URL = 4096
 OSC8 = re.compile(r"\x1b\]8;[^;\x07\x1b]*;(https?://[^\x07\x1b]+)(?:\x07|\x1b\\)")
+LINE_ENDS = re.compile(r"\r+\n")
 URL_START = re.compile(r"https?://", re.IGNORECASE)
 URL_CHARS = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+")
 ONLY_URL_CHARS = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+$")
@@ -93,8 +94,9 @@ def asks_code(text: str) -> bool:
 
 
 def plain_lines(text: str) -> list[str]:
-    """`text` as lines without escape codes (a carriage return alone starts a line again)."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    """`text` as lines without escape codes (a carriage return alone starts a line again; a
+    terminal's "\r\r\n", a program's "\r\n" after the pty's own, ends one line)."""
+    text = LINE_ENDS.sub("\n", text).replace("\r", "\n")
     return strip_ansi(text).split("\n")
 
 

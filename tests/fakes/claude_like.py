@@ -14,10 +14,12 @@ Code exits for want of a login: -32603 "Claude Code process exited with code 1" 
 sign-in in it).
 
 As a login program it refuses to run without a terminal (stdin must be a tty, as claude's login
-UI requires), prints `Paste your code: `, reads one line, writes it to $FAKE_CREDENTIALS and
-exits 0 (1 for an empty line). It prints its window size first (`size <cols>x<rows>`). When
-$FAKE_LOGIN_HELPERS names a file, it first starts two helpers that leave its group and session
-(`setsid sleep 600`, and a Python child calling os.setsid()) and writes their pids there.
+UI requires), prints $FAKE_LOGIN_URL when set (hard-wrapped at the terminal's width between
+escape codes, as claude's login screen does), then `Paste your code: `, reads one line, writes
+it to $FAKE_CREDENTIALS and exits 0 (1 for an empty line). It prints its window size first
+(`size <cols>x<rows>`). When $FAKE_LOGIN_HELPERS names a file, it first starts two helpers
+that leave its group and session (`setsid sleep 600`, and a Python child calling os.setsid())
+and writes their pids there.
 Every stdin line the agent receives is appended to $FAKE_LOG when it is set.
 """
 
@@ -50,7 +52,16 @@ def login() -> int:
     if os.environ.get("FAKE_LOGIN_HELPERS"):
         start_helpers(os.environ["FAKE_LOGIN_HELPERS"])
     size = shutil.get_terminal_size((0, 0))
-    sys.stdout.write(f"size {size.columns}x{size.lines}\r\nPaste your code: ")
+    sys.stdout.write(f"size {size.columns}x{size.lines}\r\n")
+    url, width = os.environ.get("FAKE_LOGIN_URL", ""), max(size.columns, 20)
+    if url:
+        sys.stdout.write(
+            "\x1b[1mBrowser didn't open? Use the url below to sign in:\x1b[22m\r\n\r\n"
+        )
+        for start in range(0, len(url), width):
+            sys.stdout.write(f"\x1b[2m{url[start : start + width]}\x1b[22m\r\n")
+        sys.stdout.write("\r\n")
+    sys.stdout.write("Paste your code: ")
     sys.stdout.flush()
     line = sys.stdin.readline().strip()
     if not line:

@@ -1,15 +1,27 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { AgentInfo } from "../../../bindings";
+import type { AgentInfo, SignInPrompt } from "../../../bindings";
 
 const service = vi.hoisted(() => ({
   SignIn: vi.fn<(name: string, methodId: string, values: Record<string, string>) => Promise<AgentInfo>>(),
   SignOut: vi.fn<(name: string) => Promise<AgentInfo>>(),
+  SignInCode: vi.fn<(name: string, code: string) => Promise<void>>(),
+  CancelSignIn: vi.fn<(name: string) => Promise<void>>(),
   List: vi.fn(),
+  prompts: new Set<(payload: SignInPrompt) => void>(),
 }));
 vi.mock("../../../bindings", () => ({
   AgentService: { List: service.List },
-  SignInService: { SignIn: service.SignIn, SignOut: service.SignOut },
-  On: () => () => undefined,
+  SignInService: {
+    SignIn: service.SignIn,
+    SignOut: service.SignOut,
+    SignInCode: service.SignInCode,
+    CancelSignIn: service.CancelSignIn,
+  },
+  On: (name: string, callback: (payload: SignInPrompt) => void) => {
+    if (name !== "signin:prompt") return () => undefined;
+    service.prompts.add(callback);
+    return () => service.prompts.delete(callback);
+  },
 }));
 
 const { agents } = await import("../../lib/agents.svelte");
@@ -27,6 +39,7 @@ function codex(partial: Partial<AgentInfo> = {}): AgentInfo {
     commandMissing: "",
     authMethods: [],
     needsSignIn: true,
+    signInHint: "",
     listsSessions: null,
     ...partial,
   };
@@ -80,5 +93,43 @@ describe("signIns", () => {
     service.SignOut.mockResolvedValue(codex({ needsSignIn: false }));
     expect(await signIns.signOut("codex")).toBe(true);
     expect(service.SignOut).toHaveBeenCalledWith("codex");
+  });
+
+  it("shows what the agent printed during its sign-in, sends the code, and forgets it at the end", async () => {
+    let answer!: (info: AgentInfo) => void;
+    service.SignIn.mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    service.SignInCode.mockResolvedValue(undefined);
+    const done = signIns.signIn("codex", "chatgpt");
+    const prompt = { agent: "codex", terminal: "", url: "https://x.test/auth", asksCode: true };
+    for (const cb of service.prompts) cb({ ...prompt, agent: "other" }); // not this agent's
+    for (const cb of service.prompts) cb({ ...prompt, terminal: "t1" }); // a terminal's
+    expect(signIns.prompts.codex).toBeUndefined();
+    for (const cb of service.prompts) cb(prompt);
+    expect(signIns.prompts.codex).toEqual(prompt);
+    expect(await signIns.sendCode("codex", "4/abc")).toBe(true);
+    expect(service.SignInCode).toHaveBeenCalledWith("codex", "4/abc");
+    answer(codex({ needsSignIn: false }));
+    expect(await done).toBe(true);
+    expect(signIns.prompts.codex).toBeUndefined();
+    expect(service.prompts.size).toBe(0); // unsubscribed
+    expect(signIns.recoveredWith.codex).toBe("");
+  });
+
+  it("cancels a sign-in without showing its refusal as an error", async () => {
+    let refuse!: (err: Error) => void;
+    service.SignIn.mockReturnValue(new Promise((_resolve, reject) => (refuse = reject)));
+    service.CancelSignIn.mockImplementation(async () => refuse(new Error("the sign-in was cancelled")));
+    const done = signIns.signIn("codex", "chatgpt");
+    await signIns.cancel("codex");
+    expect(await done).toBe(false);
+    expect(service.CancelSignIn).toHaveBeenCalledWith("codex");
+    expect(signIns.errors.codex).toBeUndefined();
+    expect(signIns.pending.codex).toBeUndefined();
+  });
+
+  it("shows a refused code as the sign-in's error", async () => {
+    service.SignInCode.mockRejectedValue(new Error("a code must be a single line of text"));
+    expect(await signIns.sendCode("codex", "a\nb")).toBe(false);
+    expect(signIns.errors.codex).toBe("A code must be a single line of text");
   });
 });

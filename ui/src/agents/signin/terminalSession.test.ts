@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SignInTerminalExited, SignInTerminalInfo, SignInTerminalOutput } from "../../../bindings";
+import type { SignInPrompt, SignInTerminalExited, SignInTerminalInfo, SignInTerminalOutput } from "../../../bindings";
 import { TerminalSession, type TerminalBackend } from "./terminalSession";
 
 /** A backend whose SignInTerminal answers when the test says, recording every call. */
@@ -7,6 +7,7 @@ class FakeBackend implements TerminalBackend {
   calls: unknown[][] = [];
   outputs = new Set<(event: SignInTerminalOutput) => void>();
   exits = new Set<(event: SignInTerminalExited) => void>();
+  prompts = new Set<(event: SignInPrompt) => void>();
   answer!: (info: SignInTerminalInfo) => void;
   refuse!: (err: Error) => void;
 
@@ -34,6 +35,13 @@ class FakeBackend implements TerminalBackend {
     this.exits.add(callback);
     return () => this.exits.delete(callback);
   }
+  onPrompt(callback: (event: SignInPrompt) => void): () => void {
+    this.prompts.add(callback);
+    return () => this.prompts.delete(callback);
+  }
+  prompt(terminal: string, url: string, asksCode: boolean): void {
+    for (const cb of [...this.prompts]) cb({ agent: "claude", terminal, url, asksCode });
+  }
   output(terminal: string, data: string): void {
     for (const cb of [...this.outputs]) cb({ terminal, data });
   }
@@ -49,6 +57,7 @@ function session(): { backend: FakeBackend; sink: string[]; run: TerminalSession
     write: (data) => sink.push(`write ${data}`),
     exited: (code) => sink.push(`exited ${code}`),
     failed: (message) => sink.push(`failed ${message}`),
+    prompt: (url, asksCode) => sink.push(`prompt ${url} ${asksCode}`),
   });
   return { backend, sink, run };
 }
@@ -69,6 +78,19 @@ describe("TerminalSession", () => {
     expect(run.command).toEqual(["claude", "/login"]);
     expect(backend.calls[0]).toEqual(["open", "claude", "claude-login", 80, 24]);
     expect(sink).toEqual(["write early ", "write later"]);
+  });
+
+  it("passes on its own terminal's prompts, held like its output until the id is known", async () => {
+    const { backend, sink, run } = session();
+    const started = run.start("claude", "claude-login", 80, 24);
+    backend.prompt("t1", "https://claude.test/oauth", false);
+    backend.prompt("other", "https://elsewhere.test", true);
+    backend.answer(INFO);
+    await started;
+    backend.prompt("t1", "https://claude.test/oauth", true);
+    expect(sink).toEqual(["prompt https://claude.test/oauth false", "prompt https://claude.test/oauth true"]);
+    run.close();
+    expect(backend.prompts.size).toBe(0); // unsubscribed
   });
 
   it("sends keystrokes and sizes to its terminal while the command runs, not after it exited", async () => {

@@ -3,9 +3,11 @@
 // `signin:exited` carry every terminal's output and end, so only those of this id are kept.
 // Output may arrive before SignInTerminal's answer (the event pump and the call's result race):
 // events are held until the id is known, then the ones of this terminal are replayed in order.
+// `signin:prompt` (a web address in the output, a code asked: found by the backend, which also
+// joins an address the program hard-wrapped) is held and filtered the same way.
 // Tested in terminalSession.test.ts with a fake backend.
 
-import type { SignInTerminalExited, SignInTerminalInfo, SignInTerminalOutput } from "../../../bindings";
+import type { SignInPrompt, SignInTerminalExited, SignInTerminalInfo, SignInTerminalOutput } from "../../../bindings";
 
 /** The backend calls and events a session uses (the bindings in the app, fakes in tests). */
 export interface TerminalBackend {
@@ -15,6 +17,7 @@ export interface TerminalBackend {
   close(terminal: string): Promise<void>;
   onOutput(callback: (event: SignInTerminalOutput) => void): () => void;
   onExited(callback: (event: SignInTerminalExited) => void): () => void;
+  onPrompt(callback: (event: SignInPrompt) => void): () => void;
 }
 
 /** Where the session's output goes (the xterm and the dialog's state). */
@@ -22,11 +25,15 @@ export interface TerminalSink {
   write(data: string): void;
   exited(code: number | null): void;
   failed(message: string): void;
+  prompt(url: string, asksCode: boolean): void;
 }
 
 export type TerminalPhase = "idle" | "starting" | "running" | "exited" | "failed" | "closed";
 
-type Held = { kind: "output"; event: SignInTerminalOutput } | { kind: "exited"; event: SignInTerminalExited };
+type Held =
+  | { kind: "output"; event: SignInTerminalOutput }
+  | { kind: "exited"; event: SignInTerminalExited }
+  | { kind: "prompt"; event: SignInPrompt };
 
 export class TerminalSession {
   phase: TerminalPhase = "idle";
@@ -53,6 +60,7 @@ export class TerminalSession {
     this.#offs = [
       this.#backend.onOutput((event) => this.#receive({ kind: "output", event })),
       this.#backend.onExited((event) => this.#receive({ kind: "exited", event })),
+      this.#backend.onPrompt((event) => this.#receive({ kind: "prompt", event })),
     ];
     let info: SignInTerminalInfo;
     try {
@@ -110,6 +118,8 @@ export class TerminalSession {
     if (item.event.terminal !== this.terminal || this.phase !== "running") return;
     if (item.kind === "output") {
       this.#sink.write(item.event.data);
+    } else if (item.kind === "prompt") {
+      this.#sink.prompt(item.event.url, item.event.asksCode);
     } else {
       this.phase = "exited";
       this.#unsubscribe();
