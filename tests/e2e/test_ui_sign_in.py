@@ -232,8 +232,15 @@ def test_an_agent_method_that_prints_an_address_and_asks_a_code_signs_in_there(
         send(page, "hello gemini")
         notice = page.get_by_test_id("signin-notice")
         method = notice.locator("[data-testid=signin-method][data-method=oauth-personal]")
-        method.get_by_test_id("signin-button").click(timeout=WAIT)
         progress = notice.get_by_test_id("signin-progress")
+        # Cancel gives the sign-in up (the agent, stuck reading a code, restarts): no error.
+        method.get_by_test_id("signin-button").click(timeout=WAIT)
+        expect(notice.get_by_test_id("signin-prompt-code")).to_be_visible(timeout=WAIT)
+        progress.get_by_test_id("signin-cancel").click()
+        expect(progress).to_have_count(0, timeout=WAIT)
+        expect(notice.get_by_test_id("signin-error")).to_have_count(0)
+
+        method.get_by_test_id("signin-button").click()
         expect(progress).to_contain_text("Signing in to gemini with “Log in with Google”…")
         expect(progress.get_by_test_id("signin-cancel")).to_be_visible()
         link = notice.get_by_test_id("signin-prompt-link")
@@ -255,3 +262,23 @@ def test_an_agent_method_that_prints_an_address_and_asks_a_code_signs_in_there(
             "echo: now?", timeout=WAIT
         )
         expect(page.get_by_test_id("signin-notice")).to_have_count(0)
+
+
+def test_an_agent_failing_before_any_sign_in_offers_its_methods_with_its_error(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "sign-in.yaml"
+    config.write_text(
+        "agents:\n" + fake_agent("claude", "claude_like.py", "--exits"), encoding="utf-8"
+    )
+    env = {**secrets_env(tmp_path), "FAKE_CREDENTIALS": str(tmp_path / "credentials")}
+    with running_app(["--config", str(config)], tmp_path / "app.log", env) as (page, _proc):
+        open_direct(page, "claude")
+        send(page, "hello")
+        maybe = page.get_by_test_id("signin-notice-maybe")
+        expect(maybe).to_contain_text("This may need you to sign in", timeout=WAIT)
+        expect(maybe).to_contain_text("Claude Code process exited with code 1")
+        methods = page.get_by_test_id("signin-notice").get_by_test_id("signin-terminal-open")
+        expect(methods).to_have_count(2)
+        header = page.get_by_test_id("conversation-header")
+        expect(header.get_by_test_id("agent-state").first).to_have_text("sign-in needed")
