@@ -106,16 +106,43 @@ def _kept_style(old: Any, new: object) -> object:
     return new
 
 
+# The settings' order in the default file: a new one goes after the one before it there.
+_ORDER = ("theme", "language", "notifications", "limits", "checkpoints", "agents")
+
+
 def _insert_at(mapping: CommentedMap, key: str, value: object) -> None:
-    """New top-level settings go before `agents:` (usually the long last part), else at the end."""
+    """A new top-level setting goes where the default file has it (`language` after `theme`),
+    an unknown one before `agents:` (usually the long last part), else at the end."""
     if key in mapping:
         mapping[key] = _kept_style(mapping[key], value)
         return
     keys = list(mapping)
-    if "agents" in keys:
-        mapping.insert(keys.index("agents"), key, value)
+    before = [k for k in _ORDER[: _ORDER.index(key)] if k in keys] if key in _ORDER else []
+    after = [k for k in _ORDER[_ORDER.index(key) + 1 :] if k in keys] if key in _ORDER else []
+    if before:
+        previous = max(before, key=keys.index)
+        at = keys.index(previous) + 1
+        if at == len(keys):
+            _append(mapping, key, value)
+            return
+        source = _last_leaf_of(mapping, previous)
+        mapping.insert(at, key, value)
+        if source is not None:
+            _move_lines_after(source, (mapping, key))  # right under the one before it
+    elif after or "agents" in keys:
+        mapping.insert(keys.index(min(after, key=keys.index) if after else "agents"), key, value)
     else:
         _append(mapping, key, value)
+
+
+def _last_leaf_of(mapping: CommentedMap, key: Any) -> tuple[CommentedMap, Any] | None:
+    """`_last_leaf` of `key`'s value, or `key` itself when its value is a scalar."""
+    value = mapping[key]
+    if isinstance(value, CommentedMap) and value and not value.fa.flow_style():
+        return _last_leaf(value)
+    if isinstance(value, CommentedSeq) and value and not value.fa.flow_style():
+        return None
+    return mapping, key
 
 
 def _append(mapping: CommentedMap, key: str, value: object) -> None:
@@ -150,16 +177,8 @@ def _move_lines_after(source: tuple[CommentedMap, Any], target: tuple[CommentedM
 
 def _last_leaf(mapping: CommentedMap) -> tuple[CommentedMap, Any] | None:
     """The block mapping and key holding the last scalar of `mapping` (where ruamel files the
-    comment lines after it), or None when the last value is a list (left as it is)."""
-    if not mapping:
-        return None
-    key = list(mapping)[-1]
-    value = mapping[key]
-    if isinstance(value, CommentedMap) and value and not value.fa.flow_style():
-        return _last_leaf(value)
-    if isinstance(value, CommentedSeq) and value and not value.fa.flow_style():
-        return None
-    return mapping, key
+    comment lines after it), or None when it ends with a block list (left as it is)."""
+    return _last_leaf_of(mapping, list(mapping)[-1]) if mapping else None
 
 
 def _plain_to_rt(value: object) -> object:

@@ -57,6 +57,19 @@ def test_new_keys_go_before_the_agents_and_dotted_keys_into_their_section() -> N
     assert "# my work agent" in out and "# examples" in out
 
 
+def test_a_known_setting_goes_where_the_default_file_has_it() -> None:
+    text = (
+        "# top\ntheme: dark   # mine\n\n# the limits\nlimits:\n  maxRunningAgents: 2\nagents: []\n"
+    )
+    out = with_values(text, {"language": "fr", "notifications": False})
+    assert out == (
+        "# top\ntheme: dark   # mine\nlanguage: fr\nnotifications: false\n\n# the limits\n"
+        "limits:\n  maxRunningAgents: 2\nagents: []\n"
+    )
+    assert with_values("agents: []\n", {"theme": "dark"}) == "theme: dark\nagents: []\n"
+    assert with_values("limits: {}\n", {"theme": "dark"}) == "theme: dark\nlimits: {}\n"
+
+
 def test_a_missing_section_is_created() -> None:
     out = with_values("theme: light\n", {"limits.maxRunningAgents": 3})
     assert out == "theme: light\nlimits:\n  maxRunningAgents: 3\n"
