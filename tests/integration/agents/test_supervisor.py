@@ -77,7 +77,7 @@ def test_list_shows_every_agent_stopped_in_configuration_order(make_app) -> None
     assert agents[2].wire() == {
         "name": "mid", "title": "Mid", "icon": "", "description": "",
         "state": "stopped", "error": "", "outdated": False, "commandMissing": "",
-        "authMethods": [], "needsSignIn": False, "listsSessions": None,
+        "authMethods": [], "needsSignIn": False, "signInHint": "", "listsSessions": None,
     }  # fmt: skip
     assert agents[0].title == "zed"
 
