@@ -77,7 +77,8 @@ class Sidekicks:
         )
         self._store.known_offer = self._parts.settings.known_offer  # presets' warnings
         self._terminals = SignInTerminals(self.events, self._supervisor)
-        self._gallery = Gallery(self.events)  # issue 27: the registry, PATH, installs, Add
+        # Issue 27: the registry, the programs on PATH, binary installs, Add and Remove.
+        self._gallery = Gallery(self.events, self._supervisor, self._store)
         # Open(path): stop the answers and close this history, end the sign-in terminals, stop
         # the agents, then switch.
         self._store.before_open += [
@@ -126,6 +127,7 @@ class Sidekicks:
                 )
             )
             self._core.run(self._open_history(startup.path))
+            self._core.call(self._gallery.start)  # the registry fetched in the background
         except BaseException:
             self.close()
             raise
@@ -162,6 +164,10 @@ class Sidekicks:
             self._core.run(self._terminals.close_all(), timeout=CLOSE_TIMEOUT)
         except Exception:
             log.exception("sign-in terminals did not all end in time")
+        try:
+            self._core.run(self._gallery.close(), timeout=CLOSE_TIMEOUT)
+        except Exception:
+            log.exception("the gallery's downloads did not all end in time")
         try:
             self._core.run(self._supervisor.stop_all(), timeout=CLOSE_TIMEOUT)
         except Exception:

@@ -61,6 +61,9 @@ def user_config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     monkeypatch.delenv("COLUMNS", raising=False)
     monkeypatch.delenv("LINES", raising=False)
     monkeypatch.setenv("SIDEKICKS_DEMO_DELAY", "0")
+    # The agent gallery never fetches the public ACP Registry in a test (nor does any app a
+    # test starts): a test that wants one serves its own (tests/gallery_server.py).
+    monkeypatch.setenv("SIDEKICKS_REGISTRY_URL", "off")
     set_language("en")
     yield folder
     set_language("en")

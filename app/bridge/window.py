@@ -98,6 +98,17 @@ def choose_save_path(window: Any, name: str) -> str:
     return str(result[0] if isinstance(result, list | tuple) else result)
 
 
+def choose_folder(window: Any) -> str:
+    """A folder for an added agent (its `cwd`); "" when cancelled. Tests answer it with
+    $SIDEKICKS_TEST_FOLDER_PATH instead (GalleryService.ChooseFolder reads it first)."""
+    import webview
+
+    result = window.create_file_dialog(webview.FileDialog.FOLDER)
+    if not result:
+        return ""
+    return str(result[0] if isinstance(result, list | tuple) else result)
+
+
 def run_window(sk: Sidekicks, self_test: bool = False) -> int:
     """Runs the window until it closes; the exit code (a self-test's verdict, else 0)."""
     import webview
@@ -154,6 +165,7 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
     sk.api.ConfigService._set_file_chooser(lambda: choose_file(window))
     sk.api.AttachmentService._set_files_chooser(lambda: choose_files(window))
     sk.api.ExportService._set_save_chooser(lambda name: choose_save_path(window, name))
+    sk.api.GalleryService._set_folder_chooser(lambda: choose_folder(window))
     dropped_paths.install()
     sk.api.AttachmentService._set_dropped_paths(dropped_paths.take)
 

@@ -1,0 +1,90 @@
+"""The ACP programs and the runners (npx, uvx) found on PATH, with their `--version` text.
+
+Each program found is asked `--version` (2 s at most, in parallel, killed past that) off the
+core loop; the answers are kept for the session and asked again on GalleryService.Refresh.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+from app.agents.gallery.builtin import KNOWN_PROGRAMS
+
+log = logging.getLogger(__name__)
+
+VERSION_TIMEOUT = 2.0
+RUNNERS = ("npx", "uvx")
+_MAX_VERSION = 80
+
+
+@dataclass(frozen=True)
+class Found:
+    program: str
+    path: str
+    version: str  # the first line `--version` printed, "" when it said nothing in time
+
+
+class Detector:
+    def __init__(self) -> None:
+        self._found: dict[str, Found] | None = None
+        self._looking: asyncio.Task[dict[str, Found]] | None = None
+
+    async def found(self) -> dict[str, Found]:
+        """The programs on PATH (looked for once per session, or again after `forget`)."""
+        if self._found is not None:
+            return self._found
+        if self._looking is None or self._looking.done():
+            self._looking = asyncio.get_running_loop().create_task(look_on_path())
+        self._found = await asyncio.shield(self._looking)
+        return self._found
+
+    def forget(self) -> None:
+        self._found = None
+
+
+async def look_on_path() -> dict[str, Found]:
+    programs = [known.program for known in KNOWN_PROGRAMS] + list(RUNNERS)
+    paths = {p: shutil.which(p) for p in programs}
+    present = [(p, path) for p, path in paths.items() if path]
+    versions = await asyncio.gather(*(version_of(path) for _p, path in present))
+    return {p: Found(p, path, v) for (p, path), v in zip(present, versions, strict=True)}
+
+
+async def version_of(path: str) -> str:
+    """The first non-empty line of `<path> --version` within VERSION_TIMEOUT, else ""."""
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            path,
+            "--version",
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except OSError as err:
+        log.info("%s --version could not run: %s", path, err)
+        return ""
+    try:
+        out, _err = await asyncio.wait_for(proc.communicate(), VERSION_TIMEOUT)
+    except TimeoutError:
+        await _end(proc)
+        return ""
+    except asyncio.CancelledError:
+        await _end(proc)
+        raise
+    for line in out.decode("utf-8", "replace").splitlines():
+        line = line.strip()
+        if line:
+            return line[:_MAX_VERSION]
+    return ""
+
+
+async def _end(proc: asyncio.subprocess.Process) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        proc.kill()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(proc.wait(), 1.0)
