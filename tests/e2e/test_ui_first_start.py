@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.window import running_app
+from tests.gallery_server import AGENT_ID, serve_gallery
 
 pytestmark = pytest.mark.e2e
 
@@ -32,9 +33,13 @@ def first_start(tmp_path: Path) -> Iterator[Page]:
 
 
 def test_a_first_start_says_what_sidekicks_is_and_one_click_talks_to_the_demo_agent(
-    first_start: Page, shots: Path
+    first_start: Page, shots: Path, tmp_path: Path
 ) -> None:
     page = first_start
+    # The default configuration has no placeholder key and no folder that may not exist.
+    text = (tmp_path / "config" / "sidekicks" / "config.yaml").read_text(encoding="utf-8")
+    assert "API_KEY" not in text and "~/code" not in text
+    assert "Agents → Add agent" in text
     welcome = page.get_by_test_id("welcome")
     expect(welcome).to_contain_text("Welcome to Sidekicks")
     expect(welcome).to_contain_text("coding agents")
@@ -45,6 +50,18 @@ def test_a_first_start_says_what_sidekicks_is_and_one_click_talks_to_the_demo_ag
     sidebar = page.locator(SIDEBAR)
     expect(sidebar.get_by_test_id("no-conversations")).to_contain_text("Click an agent to talk")
     expect(sidebar.get_by_test_id("sidebar-talk-to")).to_have_accessible_name("Talk to Demo")
+    # The gallery's first entries (the built-in list: the registry is off in tests), one click
+    # each, and More agents… opening the gallery; Escape closes it, the focus comes back.
+    offered = welcome.get_by_test_id("welcome-gallery")
+    expect(offered.locator("[data-testid=welcome-add][data-id=claude-acp]")).to_contain_text(
+        "Add Claude Code"
+    )
+    more = welcome.get_by_test_id("welcome-more-agents")
+    more.click()
+    expect(page.get_by_test_id("gallery-dialog")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("gallery-dialog")).to_be_hidden()
+    expect(more).to_be_focused()
     page.screenshot(path=str(shots / "first-start.png"))
 
     talk.click()
@@ -59,6 +76,29 @@ def test_a_first_start_says_what_sidekicks_is_and_one_click_talks_to_the_demo_ag
     page.get_by_test_id("nav-agents").click()
     expect(page.get_by_test_id("agents-panel")).to_be_visible()
     expect(page.get_by_test_id("welcome")).to_have_count(0)
+
+
+def test_a_registry_agent_is_added_and_talked_to_in_one_click_from_the_welcome(
+    tmp_path: Path,
+) -> None:
+    with serve_gallery() as server:
+        env = {
+            "XDG_CONFIG_HOME": str(tmp_path / "config"),
+            "SIDEKICKS_CONFIG": "",
+            "SIDEKICKS_REGISTRY_URL": server.url("/registry.json"),
+        }
+        with running_app([], tmp_path / "app.log", env) as (page, _proc):
+            add = page.locator(f"[data-testid=welcome-add][data-id={AGENT_ID}]")
+            expect(add).to_contain_text("Add Fake Agent")
+            add.click()  # installed (a binary), added with its defaults, then opened
+            page.wait_for_selector(CONVERSATION, timeout=WAIT)
+            expect(page.locator("#conversation-title")).to_contain_text("Fake Agent")
+            box = page.get_by_test_id("composer-input")
+            box.fill("hi")
+            box.press("Enter")
+            expect(page.get_by_test_id("conversation")).to_contain_text("echo: hi", timeout=WAIT)
+    text = (tmp_path / "config" / "sidekicks" / "config.yaml").read_text(encoding="utf-8")
+    assert "  - name: fake-agent\n" in text and "cwd:" not in text.split("fake-agent")[1]
 
 
 def test_the_sidebar_click_starts_the_first_conversation_too(first_start: Page) -> None:
