@@ -4,7 +4,7 @@ A registry served on 127.0.0.1 (tests/gallery_server.py) offers one binary agent
 installs it (its progress bar caught mid-download, the server holding the rest back), adds it
 with a name and a folder (the native chooser answered by $SIDEKICKS_TEST_FOLDER_PATH), and the
 person talks to it. The Preferences form switches the theme and the language, and the YAML
-keeps its comments.
+keeps its comments. Remove (asked first) takes the agent out of the file again.
 """
 
 from __future__ import annotations
@@ -103,6 +103,13 @@ def test_an_agent_from_the_gallery_is_installed_added_with_its_folder_and_answer
             expect(page.get_by_test_id("conversation")).to_contain_text(
                 "echo: hello from the gallery", timeout=WAIT
             )
+
+            # Remove, asked first, takes it out of the file again.
+            page.get_by_test_id("nav-agents").click()
+            page.locator("article[data-agent=echo] [data-testid=agent-remove]").click()
+            page.locator("[data-testid=dialog] [data-choice=remove]").click()
+            expect(page.locator("article[data-agent=echo]")).to_have_count(0, timeout=WAIT)
+            assert config.read_text(encoding="utf-8") == CONFIG
 
 
 def test_the_preferences_form_switches_theme_and_language_and_keeps_the_comments(
