@@ -18,9 +18,9 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import acp
 from acp.meta import AGENT_METHODS
@@ -29,7 +29,7 @@ from acp.schema import InitializeResponse, LoadSessionRequest, NewSessionRequest
 from app.acp import session_models
 from app.acp.cancel_request import Cancels
 from app.acp.client import SessionHandler, SidekicksClient
-from app.acp.errors import AgentRequestError, AgentStartError, describe_error
+from app.acp.errors import AgentStartError
 from app.acp.handshake import ERROR_TAIL_LINES, initialize
 from app.acp.lines import JsonLines, TextListener
 from app.acp.link import EXIT_GRACE, Link, lost_reason
@@ -39,6 +39,7 @@ from app.acp.process import AgentProcess, SpawnError
 from app.acp.prompt_content import prompt_support, sdk_prompt
 from app.acp.prompts import PromptBlock, PromptText
 from app.acp.sessions_list import OwnSessions, SessionSupport, session_support
+from app.acp.sign_in_needed import SignInNeeded, SignInWatch, nobody_told
 from app.acp.translate import auth_methods, session_options, session_setup
 from app.acp.updates import AuthMethod, SessionOption, SessionSetup
 from app.acp.workspace import Workspace
@@ -48,16 +49,6 @@ from app.models.mcp import McpServer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-
-class SignInNeeded(Protocol):
-    """Told whether the agent needs a sign-in; `hint`: its error when it is only likely."""
-
-    def __call__(self, needed: bool, hint: str = "") -> None: ...
-
-
-def _nobody_told(needed: bool, hint: str = "") -> None:
-    pass
 
 
 INITIALIZE_TIMEOUT = 30.0
@@ -77,12 +68,10 @@ class AgentConnection:
         on_lost: Callable[[Text], None] | None = None,
         on_sign_in_needed: SignInNeeded | None = None,
     ) -> None:
-        # Told True when the agent answers a session or a prompt with "authentication required"
-        # (-32000), or with any error before a sign-in or a prompt succeeded while it announced
-        # sign-in methods (then with its error as the hint: a sign-in may be what it lacks);
-        # False when a session opens or a sign-in succeeds.
-        self._on_sign_in_needed: SignInNeeded = on_sign_in_needed or _nobody_told
-        self._proven = False  # a sign-in or a prompt succeeded on this process
+        # Told whether the agent needs a sign-in, as its answers say (sign_in_needed.py).
+        self._sign_in = SignInWatch(
+            on_sign_in_needed or nobody_told, lambda: bool(self.auth_methods)
+        )
         self._log_ring = log_ring
         self._command, self._env, self.cwd = command, env, cwd
         self._on_log, self._on_exit = on_log, on_exit
@@ -193,24 +182,17 @@ class AgentConnection:
         by itself, e.g. in a browser: no timeout while the connection lasts). `on_text` is told
         what the agent prints on stdout for the person meanwhile (app/acp/lines.py)."""
         link, lines = self._open_link(), self._lines
-        if on_text is not None and lines is not None:
-            lines.on_text = on_text
-        try:
+        assert lines is not None
+        with lines.listening(on_text):
             await link.request(link.conn.authenticate(method_id=method_id))
-        finally:
-            if lines is not None and lines.on_text is on_text:
-                lines.on_text = None
-        self._proven = True
-        self._on_sign_in_needed(False)
+        self._sign_in.proven()
+        self._sign_in.tell(False)
 
     async def write_line(self, text: str) -> None:
-        """`text` and a newline on the agent's stdin, between two JSON-RPC messages (write()
-        is synchronous): what an agent reading its stdin for a person gets (gemini's code)."""
+        """`text` and a newline on the agent's stdin, for an agent reading it for a person."""
         self._open_link()
-        assert self.process is not None and self.process.proc.stdin is not None
-        stdin = self.process.proc.stdin
-        stdin.write((text + "\n").encode())
-        await stdin.drain()
+        assert self._lines is not None
+        await self._lines.send_text(text)
 
     async def new_session(
         self, handler: SessionHandler, workspace: Workspace | None = None
@@ -218,7 +200,7 @@ class AgentConnection:
         """A new session: its id, and the modes and options it starts with. The agent's file
         and terminal requests in it go to `workspace` (refused without one)."""
         link = self._open_link()
-        response = await self._watch_auth(
+        response = await self._sign_in.watch(
             link.request(
                 session_models.request(
                     link.conn,
@@ -229,7 +211,7 @@ class AgentConnection:
                 SESSION_TIMEOUT,
             )
         )
-        self._on_sign_in_needed(False)
+        self._sign_in.tell(False)
         session_id: str = response.session_id
         self.client.attach(session_id, handler, workspace)
         return session_setup(session_id, response)
@@ -239,24 +221,13 @@ class AgentConnection:
     ) -> SessionSetup:
         """Replayed updates reach `handler` before this returns (the caller may ignore them).
         The modes and options the resumed session has."""
-        link = self._open_link()
+        link, cwd = self._open_link(), str(self.cwd)
+        params = LoadSessionRequest(cwd=cwd, session_id=session_id, mcp_servers=self._mcp_servers())
+        answer = session_models.LoadSessionResponseWithModels  # with the older `models`
         self.client.attach(session_id, handler, workspace)
         try:
-            response = await self._watch_auth(
-                link.request(
-                    session_models.request(
-                        link.conn,
-                        AGENT_METHODS["session_load"],
-                        LoadSessionRequest(
-                            cwd=str(self.cwd),
-                            session_id=session_id,
-                            mcp_servers=self._mcp_servers(),
-                        ),
-                        session_models.LoadSessionResponseWithModels,  # with the older `models`
-                    ),
-                    SESSION_TIMEOUT,
-                )
-            )
+            load = session_models.request(link.conn, AGENT_METHODS["session_load"], params, answer)
+            response = await self._sign_in.watch(link.request(load, SESSION_TIMEOUT))
         except BaseException:
             self.client.detach(session_id)
             raise
@@ -270,7 +241,7 @@ class AgentConnection:
     def own_sessions(self) -> OwnSessions:
         """`session/list`, `session/resume`, `session/close`, `logout` (sessions_list.py)."""
         link, cwd = self._open_link(), str(self.cwd)
-        return OwnSessions(link, self.client, cwd, self._mcp_servers, self._on_sign_in_needed)
+        return OwnSessions(link, self.client, cwd, self._mcp_servers, self._sign_in.tell)
 
     async def set_mode(self, session_id: str, mode_id: str) -> None:
         """ACP `session/set_mode`; the agent may also confirm with a `current_mode_update`."""
@@ -307,10 +278,10 @@ class AgentConnection:
         blocks = [PromptText(prompt)] if isinstance(prompt, str) else prompt
         support = prompt_support(self.info.agent_capabilities if self.info else None)
         content = await asyncio.to_thread(sdk_prompt, blocks, support)  # reads files
-        response = await self._watch_auth(
+        response = await self._sign_in.watch(
             link.request(link.conn.prompt(session_id=session_id, prompt=content))
         )
-        self._proven = True
+        self._sign_in.proven()
         reason: StopReason = response.stop_reason
         return reason
 
@@ -320,17 +291,6 @@ class AgentConnection:
         for sid in [session_id, *self.client.cancellable(session_id)]:  # its sub-agents too
             with contextlib.suppress(Exception):
                 await self._link.request(self._link.conn.cancel(session_id=sid), 5.0)
-
-    async def _watch_auth(self, request: Awaitable[T]) -> T:
-        """The request's answer; an "authentication required" error is reported first."""
-        try:
-            return await request
-        except AgentRequestError as err:
-            if err.auth_required:
-                self._on_sign_in_needed(True)
-            elif self.auth_methods and not self._proven:
-                self._on_sign_in_needed(True, describe_error(err))
-            raise
 
     def _open_link(self) -> Link:
         if self._link is None or not self.connected:

@@ -18,9 +18,10 @@ that is not the start of an object. An object written right after such text on t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from app.acp.notices import Notices
@@ -63,6 +64,22 @@ class JsonLines:
         message = outgoing(message)  # capabilities the SDK cannot say (stream_extensions.py)
         self._stdin.write((json.dumps(message, separators=(",", ":")) + "\n").encode())
         await self._stdin.drain()
+
+    async def send_text(self, text: str) -> None:
+        """`text` and a newline, between two messages: for an agent that reads its stdin for
+        a person meanwhile (gemini's authorization code)."""
+        self._stdin.write((text + "\n").encode())
+        await self._stdin.drain()
+
+    @contextlib.contextmanager
+    def listening(self, on_text: TextListener | None) -> Iterator[None]:
+        """`on_text` is told the text for a person while the block runs."""
+        self.on_text = on_text
+        try:
+            yield
+        finally:
+            if self.on_text is on_text:
+                self.on_text = None
 
     async def receive(self) -> dict[str, Any] | None:
         """The next JSON object the agent wrote; None once stdout is closed."""
