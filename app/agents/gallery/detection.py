@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -20,6 +21,9 @@ log = logging.getLogger(__name__)
 VERSION_TIMEOUT = 2.0
 RUNNERS = ("npx", "uvx")
 _MAX_VERSION = 80
+# `--version` should print a version and nothing else: no check for a newer release over the
+# network (npm's and several CLIs' update notifiers honour these; the user's own values win).
+QUIET_ENV = {"NO_UPDATE_NOTIFIER": "1", "NPM_CONFIG_UPDATE_NOTIFIER": "false"}
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,7 @@ async def version_of(path: str) -> str:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
+            env=QUIET_ENV | dict(os.environ),
         )
     except OSError as err:
         log.info("%s --version could not run: %s", path, err)

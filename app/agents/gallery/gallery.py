@@ -12,7 +12,7 @@ import asyncio
 import logging
 
 from app.agents.gallery.adding import agent_item, checked_cwd, chosen_name
-from app.agents.gallery.catalog import Offer, Situation, offers
+from app.agents.gallery.catalog import Offer, Situation, offers, package_name
 from app.agents.gallery.detection import Detector
 from app.agents.gallery.first_start import FirstStarts
 from app.agents.gallery.installs import Installed, Installs
@@ -46,7 +46,6 @@ class Gallery:
         self._starting: asyncio.Task[None] | None = None
         self._first_starts = FirstStarts(bus, self._command_of, self._entry_of)
         self._unsubscribe = bus.subscribe(self._first_starts.on_event)
-        self._entries: list[Offer] = []  # the last catalog made (FirstStarts names entries)
 
     # ---- lifetime (on the loop) ------------------------------------------------------------
 
@@ -86,8 +85,7 @@ class Gallery:
             platform=platform_key(),
             agents_folder=self._installs.folder,
         )
-        self._entries = offers(situation)
-        return self._entries
+        return offers(situation)
 
     async def catalog(self) -> list[CatalogEntry]:
         return [offer.entry for offer in await self._offers()]
@@ -156,16 +154,16 @@ class Gallery:
         return list(command) if command else None
 
     def _entry_of(self, command: list[str]) -> str:
-        joined = " ".join(command)
-        for offer in self._entries:
-            package = offer.package
-            if package is not None and package.package in joined:
-                return offer.entry.id
+        """The registry entry whose npx/uvx package the command runs ("" when none)."""
+        for agent in self._registry.agents:
+            for package in (agent.distribution.npx, agent.distribution.uvx):
+                wanted = package_name(package.package) if package else None
+                if wanted and any(package_name(arg) == wanted for arg in command):
+                    return agent.id
         return ""
 
 
 def describe(problems: list[Problem]) -> str:
-    """The problems in one sentence: each message with its line."""
-    return "; ".join(
-        _("line {line}: {message}").format(line=p.line, message=p.message) for p in problems[:5]
-    )
+    """The problems in one sentence. Their lines are the edited text's, which the person never
+    saw, so only the messages are said (the editor shows the file's own)."""
+    return "; ".join(dict.fromkeys(p.message for p in problems[:5]))

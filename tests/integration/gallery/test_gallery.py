@@ -197,3 +197,20 @@ def test_choose_folder_answers_from_the_test_hook_or_nothing_headless(
         assert sk.api.GalleryService.ChooseFolder() == str(tmp_path)
         info = sk.api.GalleryService.RegistryInfo()
         assert (info.source, info.url, info.error) == ("builtin", "off", "")
+
+
+def test_add_is_refused_with_the_problems_when_the_file_has_some(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checked like a Save: the file's own problem refuses the edit, and the file is kept."""
+    config = tmp_path / "broken.yaml"
+    broken = "agents:\n  - name: demo\n    builtin: demo\nlimits:\n  maxRunningAgents: 0\n"
+    config.write_text(broken, encoding="utf-8", newline="\n")
+    with Sidekicks(config=config) as sk:
+        with pytest.raises(
+            UserError, match=r"^the agent was not added: `maxRunningAgents` must be at least 1$"
+        ):
+            sk.api.AgentService.Add("claude-acp", "", "")
+        with pytest.raises(UserError, match="`nothing` is not in the gallery"):
+            sk.api.AgentService.Add("nothing", "", "")
+    assert config.read_text(encoding="utf-8") == broken
