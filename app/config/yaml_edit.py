@@ -20,9 +20,10 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import ScalarString
 
+from app.config.yamlbudget import BudgetComposer, OverBudget
+from app.config.yamlscan import FastScanner
 from app.core.errors import UserError
 from app.i18n import _
 
@@ -64,6 +65,9 @@ def _indent_of(text: str) -> _Indent:
 
 def _yaml(indent: _Indent) -> YAML:
     yaml = YAML(typ="rt")
+    # The validator's scanner and composer: linear on long lines, and refusing alias bombs and
+    # deep nesting (the text may be one the validator refused, still in the file).
+    yaml.Scanner, yaml.Composer = FastScanner, BudgetComposer
     yaml.preserve_quotes = True
     yaml.width = 4096  # never fold a long line the person wrote
     yaml.indent(mapping=indent.mapping, sequence=indent.sequence, offset=indent.offset)
@@ -74,7 +78,11 @@ def _load(text: str) -> tuple[YAML, CommentedMap]:
     yaml = _yaml(_indent_of(text))
     try:
         root = yaml.load(text)
-    except YAMLError as err:
+    except OverBudget:
+        raise UserError(
+            _("the configuration is too large or nested too deep to edit: fix it first")
+        ) from None
+    except Exception as err:  # YAMLError, and the plain errors ruamel raises on odd input
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise UserError(
             _("the configuration is not valid YAML ({error}): fix it in the editor first").format(

@@ -9,6 +9,7 @@ from app.config.defaults import default_config_text
 from app.config.validate import validate_text
 from app.config.yaml_edit import with_agent, with_values, without_agent
 from app.core.errors import UserError
+from tests.unit.config.hostile_texts import alias_bomb, long_comment_line
 
 FILE = """\
 # my settings
@@ -92,6 +93,22 @@ def test_a_text_that_is_not_a_mapping_is_refused(text: str) -> None:
 def test_broken_yaml_is_refused_with_a_sentence() -> None:
     with pytest.raises(UserError, match="not valid YAML"):
         with_values("theme: [dark\n", {"theme": "dark"})
+
+
+def test_hostile_texts_are_refused_in_a_sentence() -> None:
+    with pytest.raises(UserError, match="too large or nested too deep"):
+        with_values(alias_bomb(9), {"theme": "dark"})
+    with pytest.raises(UserError, match="too large or nested too deep"):
+        with_values("a: " + "[" * 200 + "]" * 200 + "\n", {"theme": "dark"})
+    with pytest.raises(UserError, match="not valid YAML"):
+        with_values("theme: dark\ntheme: light\n", {"theme": "dark"})  # a key twice
+    long = long_comment_line(200_000)
+    assert with_values(long, {"theme": "light"}) == long.replace("theme: dark", "theme: light")
+
+
+def test_an_emoji_icon_reads_back_as_written() -> None:
+    out = with_agent("agents: []\n", {"name": "a", "icon": "✳️", "builtin": "demo"})
+    assert _data(out) == {"agents": [{"name": "a", "icon": "✳️", "builtin": "demo"}]}
 
 
 def test_an_agent_is_appended_in_block_style_with_the_files_indentation() -> None:
