@@ -151,3 +151,39 @@ def test_a_session_failing_before_any_sign_in_says_a_sign_in_may_be_needed(
     assert answer["role"] == "agent" and not answer["error"]
     info = claude.info("claude")
     assert info.needs_sign_in is False and info.sign_in_hint == ""
+
+
+LOGIN_URL = (
+    "https://claude.example.test/oauth/authorize?code=true&client_id=9d1c250a-e61b-44d9-88ed"
+    "&response_type=code&redirect_uri=https%3A%2F%2Fconsole.example.test%2Foauth%2Fcode"
+    "&scope=org%3Acreate_api_key+user%3Aprofile&code_challenge=Xj3kq-abc_DEF&state=4f1c2b"
+)
+
+
+def test_a_sign_in_terminal_s_hard_wrapped_address_and_code_prompt_are_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAKE_CREDENTIALS", str(tmp_path / "credentials"))
+    monkeypatch.setenv("FAKE_LOGIN_URL", LOGIN_URL)
+    command = json.dumps([sys.executable, str(FAKES / "claude_like.py")])
+    config = write_config(tmp_path / "agents.yaml", f"  - name: claude\n    command: {command}\n")
+    sk = Sidekicks(config=config, tuning=FAST).start()
+    try:
+        app = App(sk)
+        sk.api.AgentService.Start("claude")
+        opened = sk.api.SignInService.SignInTerminal("claude", "claude-ai-login", 60, 20)
+        prompt = app.log.wait(
+            "signin:prompt",
+            lambda p: p["terminal"] == opened.terminal and p["asksCode"],
+            timeout=10,
+        )
+        assert prompt == {
+            "agent": "claude",
+            "terminal": opened.terminal,
+            "url": LOGIN_URL,  # printed over 4 lines of 60 columns
+            "asksCode": True,
+        }
+        sk.api.SignInService.TerminalInput(opened.terminal, "code-1\r")
+        app.log.wait("signin:exited", lambda p: p["terminal"] == opened.terminal, timeout=10)
+    finally:
+        sk.close()
