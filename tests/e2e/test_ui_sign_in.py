@@ -265,7 +265,7 @@ def test_an_agent_method_that_prints_an_address_and_asks_a_code_signs_in_there(
 
 
 def test_an_agent_failing_before_any_sign_in_offers_its_methods_with_its_error(
-    tmp_path: Path,
+    tmp_path: Path, shots: Path
 ) -> None:
     config = tmp_path / "sign-in.yaml"
     config.write_text(
@@ -282,3 +282,4 @@ def test_an_agent_failing_before_any_sign_in_offers_its_methods_with_its_error(
         expect(methods).to_have_count(2)
         header = page.get_by_test_id("conversation-header")
         expect(header.get_by_test_id("agent-state").first).to_have_text("sign-in needed")
+        page.screenshot(path=str(shots / "sign-in-maybe.png"))
