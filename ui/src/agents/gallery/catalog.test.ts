@@ -117,6 +117,17 @@ describe("the welcome screen's entries", () => {
     ];
     expect(welcomeEntries(entries, 3).map((e) => e.id)).toEqual(["path:goose", "claude-acp", "gemini"]);
   });
+
+  it("offers what can run here before what still needs something (a binary installs itself)", () => {
+    const npxMissing = ["npx (Node.js) is not on PATH"];
+    const entries = [
+      entry("claude-acp", { needs: npxMissing }),
+      entry("codex-acp", { needs: npxMissing }),
+      entry("fast", { kind: "binary", needs: ["it needs to be installed"] }),
+      entry("uv-one", { kind: "uvx" }),
+    ];
+    expect(welcomeEntries(entries, 3).map((e) => e.id)).toEqual(["fast", "uv-one", "claude-acp"]);
+  });
 });
 
 describe("the registry's date", () => {

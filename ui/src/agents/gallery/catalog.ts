@@ -78,13 +78,22 @@ export function suggestedName(entry: Pick<CatalogEntry, "id" | "name">, taken: r
   }
 }
 
+/** Whether `entry` can run once added (a binary is installed by the same click). */
+export function ready(entry: CatalogEntry): boolean {
+  return entry.kind === "binary" ? !entry.installed || entry.needs.length === 0 : entry.needs.length === 0;
+}
+
 /** The welcome screen's one-click entries: programs found on this computer first, then the
- *  gallery's first (well-known) entries; none already configured; at most `limit`. */
+ *  gallery's (well-known first) that can run here, then the rest; none already configured; at
+ *  most `limit`, in the catalog's order within each group. */
 export function welcomeEntries(entries: readonly CatalogEntry[], limit = 4): CatalogEntry[] {
   const fresh = entries.filter((entry) => entry.added.length === 0);
-  const detected = fresh.filter((entry) => entry.detected !== "");
-  const others = fresh.filter((entry) => entry.detected === "");
-  return [...detected, ...others].slice(0, limit);
+  const rank = (entry: CatalogEntry): number => (entry.detected ? 0 : ready(entry) ? 1 : 2);
+  return fresh
+    .map((entry, index) => ({ entry, index }))
+    .sort((a, b) => rank(a.entry) - rank(b.entry) || a.index - b.index)
+    .slice(0, limit)
+    .map(({ entry }) => entry);
 }
 
 /** "2026-12-02" of an ISO date-time, "" when there is none. */
