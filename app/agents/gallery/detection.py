@@ -1,7 +1,8 @@
 """The ACP programs and the runners (npx, uvx) found on PATH, with their `--version` text.
 
-Each program found is asked `--version` (2 s at most, in parallel, killed past that) off the
-core loop; the answers are kept for the session and asked again on GalleryService.Refresh.
+Each program found is asked `--version` (2 s at most, in parallel, its tree ended past that)
+without blocking the core loop; the answers are kept for the session and asked again on
+GalleryService.Refresh.
 """
 
 from __future__ import annotations
@@ -12,9 +13,14 @@ import logging
 import os
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
+from typing import Any
 
 from app.agents.gallery.builtin import KNOWN_PROGRAMS
+from app.core import lifeline, process_tree
+from app.core.process_tree import ProcessTree, TreeMark
+from app.core.run_records import records
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +66,14 @@ async def look_on_path() -> dict[str, Found]:
 
 
 async def version_of(path: str) -> str:
-    """The first non-empty line of `<path> --version` within VERSION_TIMEOUT, else ""."""
+    """The first non-empty line of `<path> --version` within VERSION_TIMEOUT, else "".
+
+    Started as a tree of its own (an npx.cmd is cmd.exe running node on Windows; a script may
+    start a helper), ended as a whole when it is late, like an agent's command is."""
+    options: dict[str, Any] = dict(process_tree.spawn_options())
+    if sys.platform != "win32":
+        options["preexec_fn"] = lifeline.preexec()
+    mark = TreeMark()
     try:
         proc = await asyncio.create_subprocess_exec(
             path,
@@ -68,19 +81,23 @@ async def version_of(path: str) -> str:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env=QUIET_ENV | dict(os.environ),
+            env=mark.environment(QUIET_ENV | dict(os.environ)),
+            **options,
         )
     except OSError as err:
         log.info("%s --version could not run: %s", path, err)
         return ""
+    records.add(proc.pid, [path, "--version"])
+    tree = process_tree.adopt(proc.pid, lambda: proc.returncode is not None, mark)
+    out = b""
     try:
         out, _err = await asyncio.wait_for(proc.communicate(), VERSION_TIMEOUT)
     except TimeoutError:
-        await _end(proc)
-        return ""
-    except asyncio.CancelledError:
-        await _end(proc)
-        raise
+        pass
+    finally:
+        # shielded: a Refresh cancelled meanwhile still ends what it started
+        await asyncio.shield(_end(tree, proc))
+        records.remove(proc.pid)
     for line in out.decode("utf-8", "replace").splitlines():
         line = line.strip()
         if line:
@@ -88,8 +105,10 @@ async def version_of(path: str) -> str:
     return ""
 
 
-async def _end(proc: asyncio.subprocess.Process) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        proc.kill()
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(proc.wait(), 1.0)
+async def _end(tree: ProcessTree, proc: asyncio.subprocess.Process) -> None:
+    try:
+        await process_tree.end(tree, 0.0, done=lambda: proc.returncode is not None)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.wait(), 1.0)
+    finally:
+        tree.close()
