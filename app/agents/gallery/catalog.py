@@ -97,14 +97,8 @@ def _registry_offer(agent: RegistryAgent, s: Situation) -> Offer:
         target = (agent.distribution.binary or {}).get(s.platform or "")
         done = s.installed.get(agent.id)
         installed = done.version if done else ""
-        if target is None:
-            needs.append(_("the registry has no download for this system"))
-        elif not target.sha256:
-            needs.append(
-                _("the registry gives no sha256 for its download, so it cannot be checked")
-            )
-        elif not installed:
-            needs.append(_("it needs to be installed"))
+        if not installed:  # once installed it runs, whatever the registry offers now
+            needs.append(_binary_need(target))
         update = bool(installed and target and target.sha256 and newer(agent.version, installed))
     detected = next(
         (s.found[k.program].version for k in KNOWN_PROGRAMS
@@ -127,6 +121,14 @@ def _registry_offer(agent: RegistryAgent, s: Situation) -> Offer:
         license=agent.license,
     )
     return Offer(entry, agent=agent, package=package, target=target)
+
+
+def _binary_need(target: BinaryTarget | None) -> str:
+    if target is None:
+        return _("the registry has no download for this system")
+    if not target.sha256:
+        return _("the registry gives no sha256 for its download, so it cannot be checked")
+    return _("it needs to be installed")
 
 
 def _path_offer(program: str, acp_args: tuple[str, ...], s: Situation) -> Offer:

@@ -136,6 +136,8 @@ def test_a_binary_entry_says_install_update_or_why_not(tmp_path: Path) -> None:
     assert (updatable.installed, updatable.update, updatable.needs) == ("1.9.0", True, [])
     same = Installed("2.0.0", tmp_path, tmp_path / "tool", ("acp",), {})
     assert entry(binary(), installed={"tool": same}).update is False
+    gone = entry(binary(system="darwin-aarch64"), installed={"tool": same})
+    assert (gone.needs, gone.update) == ([], False)  # installed: it runs, nothing to download
 
 
 @pytest.mark.parametrize(
