@@ -23,7 +23,6 @@ text: the agent's own explanations are passed through `redact` first.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -152,8 +151,7 @@ class SignIns:
             return
         pending.cancelled = True
         pending.request.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await pending.request
+        await asyncio.wait({pending.request})  # given up: its `$/cancel_request` is sent
         runtime = self._supervisor.runtime(name)
         if runtime.conn is pending.conn and runtime.running:
             try:
