@@ -12,6 +12,7 @@
 after `after` bytes until the test opens the gate (a download caught mid-way, with no sleep).
 The agent in the archive is `run` (`run.bat` on Windows): tests/fakes/fake_agent.py started by
 this Python, answering `echo: <text>`.
+`path_program(folder, name, code)` makes a program to put on PATH (a detected agent, a fake npx).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -107,6 +109,19 @@ class GalleryServer:
             gate.opened.set()
         self._httpd.shutdown()
         self._httpd.server_close()
+
+
+def path_program(folder: Path, name: str, python: str) -> None:
+    """A program `name` in `folder` (to put on PATH) running `python` code with this Python:
+    a shell script, or a .bat on Windows."""
+    script = folder / f"{name}.py"
+    script.write_text(python, encoding="utf-8")
+    if sys.platform == "win32":
+        (folder / f"{name}.bat").write_text(f'@"{sys.executable}" "{script}" %*\r\n')
+    else:
+        launcher = folder / name
+        launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{script}" "$@"\n')
+        launcher.chmod(0o755)
 
 
 def sha256_of(data: bytes) -> str:

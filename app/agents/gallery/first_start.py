@@ -49,10 +49,10 @@ def uv_cache() -> Path:
 
 
 def runner_of(command: list[str]) -> str | None:
-    """ "npx" or "uvx" when the command runs one (directly or through the launcher's `run`)."""
+    """`npx` or `uvx` when the command runs one (directly or through the launcher's `run`)."""
     for arg in command[:4]:
-        name = PurePath(arg.replace("\\", "/")).name.lower().removesuffix(".cmd")
-        name = name.removesuffix(".exe")
+        name = PurePath(arg.replace("\\", "/")).name.lower()
+        name = name.removesuffix(".cmd").removesuffix(".bat").removesuffix(".exe")
         if name in ("npx", "uvx"):
             return name
     return None

@@ -4,6 +4,7 @@ YAML, started and answering, updated, removed; a wrong sha256 and a Cancel leave
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,11 +16,13 @@ from app import Sidekicks
 from app.agents.supervisor import Tuning
 from app.core.errors import UserError
 from app.paths import app_config_dir
+from tests.agents import FAKE
 from tests.gallery_server import (
     AGENT_ID,
     GalleryServer,
     agent_archive,
     binary_entry,
+    path_program,
     registry_document,
     serve_gallery,
     sha256_of,
@@ -214,3 +217,48 @@ def test_add_is_refused_with_the_problems_when_the_file_has_some(
         with pytest.raises(UserError, match="`nothing` is not in the gallery"):
             sk.api.AgentService.Add("nothing", "", "")
     assert config.read_text(encoding="utf-8") == broken
+
+
+FAKE_NPX = """\
+import os, subprocess, sys
+cache = os.path.join(os.environ["NPM_CONFIG_CACHE"], "_npx", "0123abcd", "node_modules")
+if not os.path.isdir(cache):  # the package, as npx unpacks it on a first run only
+    os.makedirs(cache)
+    with open(os.path.join(cache, "package.tgz"), "wb") as out:
+        out.write(b"p" * 4096)
+sys.exit(subprocess.call([sys.executable, {fake!r}]))
+"""
+
+
+def test_an_npx_agents_first_start_shows_its_download(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fake npx on PATH that fills the npm cache, then runs the fake agent: its first start
+    reports the download (named by agent and registry entry), then done; the next start
+    downloads nothing and reports nothing."""
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    path_program(bin_folder, "npx", FAKE_NPX.format(fake=FAKE))
+    monkeypatch.setenv("NPM_CONFIG_CACHE", str(tmp_path / "npm"))
+    monkeypatch.setenv("PATH", str(bin_folder) + os.pathsep + os.environ["PATH"])
+    config = tmp_path / "npx.yaml"
+    config.write_text(
+        "agents:\n  - name: claude\n"
+        '    command: [npx, -y, "@agentclientprotocol/claude-agent-acp"]\n',
+        encoding="utf-8",
+    )
+    log = EventLog()
+    with Sidekicks(config=config, tuning=FAST) as sk:
+        sk.events.subscribe(log)
+        sk.api.AgentService.Start("claude")
+        done = log.wait("install:progress", lambda p: p["phase"] == "done")
+        assert done == {"id": "claude-acp", "agent": "claude", "phase": "done", "done": 4096,
+                        "total": 0, "error": ""}  # fmt: skip
+        downloads = [p for p in log.named("install:progress") if p["phase"] == "download"]
+        assert downloads and downloads[-1]["done"] == 4096
+        sk.api.AgentService.Stop("claude")
+        since = log.mark()
+        sk.api.AgentService.Start("claude")
+        sk._core.run(sk._gallery._first_starts.wait())  # the watch has ended
+        assert log.named("install:progress", since) == []
+        sk.api.AgentService.Stop("claude")
