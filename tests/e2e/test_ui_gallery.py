@@ -139,8 +139,12 @@ def test_the_preferences_form_switches_theme_and_language_and_keeps_the_comments
             timeout=WAIT,
         )
         page.get_by_test_id("settings-panel").screenshot(path=str(shots / "preferences-form.png"))
-    assert config.read_text(encoding="utf-8") == (
-        "# my own notes\ntheme: dark       # I change it from the app\nlanguage: fr\n"
-        "limits:\n  maxRunningAgents: 4   # enough\n  stopIdleAgentsAfter: 90s\n"
-        "agents:\n  - name: demo    # the built-in one\n    builtin: demo\n"
-    )
+        assert config.read_text(encoding="utf-8") == (
+            "# my own notes\ntheme: dark       # I change it from the app\nlanguage: fr\n"
+            "limits:\n  maxRunningAgents: 4   # enough\n  stopIdleAgentsAfter: 90s\n"
+            "agents:\n  - name: demo    # the built-in one\n    builtin: demo\n"
+        )
+        # An outside edit with a problem: the form waits for the file to be fixed.
+        config.write_text("theme: purple\n" + CONFIG, encoding="utf-8")
+        expect(form.get_by_test_id("preferences-blocked")).to_be_visible(timeout=WAIT)
+        expect(theme).to_be_disabled()
