@@ -49,12 +49,20 @@ class GalleryServer:
     def __init__(self) -> None:
         self.files: dict[str, bytes] = {}
         self.gates: dict[str, _Gate] = {}
+        self.redirects: dict[str, str] = {}  # path → Location of a 302
         self.requests: list[str] = []
         server = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self) -> None:
                 server.requests.append(self.path)
+                moved = server.redirects.get(self.path)
+                if moved is not None:
+                    self.send_response(302)
+                    self.send_header("Location", moved)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 body = server.files.get(self.path)
                 if body is None:
                     self.send_error(404)
