@@ -68,8 +68,15 @@ def test_an_agent_from_the_gallery_is_installed_added_with_its_folder_and_answer
             expect(card).to_contain_text("1.0.0")
             expect(card.get_by_test_id("gallery-add")).to_be_disabled()  # install it first
 
+            # Cancel while the server holds the rest back: the install ends at once, said so.
             card.get_by_test_id("gallery-install").click()
             bar = card.get_by_test_id("install-progress")
+            expect(bar).to_contain_text("Downloading")
+            card.get_by_test_id("gallery-cancel-install").click()
+            expect(card).to_contain_text("The install was cancelled.")
+            expect(bar).to_have_count(0)
+
+            card.get_by_test_id("gallery-install").click()
             expect(bar).to_be_visible()
             expect(bar).to_contain_text("Downloading")
             expect(card.get_by_test_id("gallery-cancel-install")).to_be_visible()
