@@ -24,6 +24,7 @@ from acp.utils import request_model_from_dict
 
 from app.acp import session_models
 from app.acp.link import Link
+from app.acp.session_fork import fork_session, forks
 from app.acp.session_titles import title_text
 from app.acp.translate import session_setup
 from app.acp.updates import SessionSetup
@@ -58,6 +59,7 @@ class SessionSupport:
     resume: bool = False
     close: bool = False
     logout: bool = False
+    fork: bool = False  # `session/fork` (app/acp/session_fork.py)
 
 
 def session_support(caps: AgentCapabilities | None) -> SessionSupport:
@@ -68,6 +70,7 @@ def session_support(caps: AgentCapabilities | None) -> SessionSupport:
         resume=bool(sessions and sessions.resume is not None),
         close=bool(sessions and sessions.close is not None),
         logout=bool(auth is not None and getattr(auth, "logout", None) is not None),
+        fork=forks(caps),
     )
 
 
@@ -158,6 +161,14 @@ class OwnSessions:
             self._client.detach(session_id)
             raise
         return session_setup(session_id, response)
+
+    async def fork(
+        self, session_id: str, handler: SessionHandler, workspace: Workspace | None = None
+    ) -> SessionSetup:
+        """ACP `session/fork`: a new session with `session_id`'s context (session_fork.py)."""
+        return await fork_session(
+            self._link, self._client, self._cwd, self._mcp_servers, session_id, handler, workspace
+        )
 
     async def close(self, session_id: str) -> None:
         """ACP `session/close`: the agent may free the session (errors are the caller's)."""

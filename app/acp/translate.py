@@ -25,6 +25,7 @@ from acp.schema import (
     EmbeddedResourceContentBlock,
     EnvVarAuthMethod,
     FileEditToolCallContent,
+    ForkSessionResponse,
     LoadSessionResponse,
     NewSessionResponse,
     PermissionOption,
@@ -345,9 +346,16 @@ def _auth_method(method: AuthMethodAgent | EnvVarAuthMethod | TerminalAuthMethod
 
 def session_setup(
     session_id: str,
-    response: NewSessionResponse | LoadSessionResponse | ResumeSessionResponse | None,
+    response: (
+        NewSessionResponse
+        | LoadSessionResponse
+        | ResumeSessionResponse
+        | ForkSessionResponse
+        | None
+    ),
 ) -> SessionSetup:
-    """The modes and options a `session/new` or `session/load` answer announced."""
+    """The modes and options a `session/new`, `session/load` (`resume`, `fork`) answer
+    announced."""
     if response is None:
         return SessionSetup(session_id)
     modes: SessionModeState | None = response.modes
