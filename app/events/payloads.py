@@ -10,6 +10,7 @@ from app.models.changes import FileChange
 from app.models.conversation import (
     Channel,
     Command,
+    Handoff,
     Message,
     Part,
     PartKind,
@@ -69,6 +70,9 @@ class TurnChanged(WireModel):
     busy: bool
     queued: int
     answering: str = ""
+    # Issue 28: the answer under way is this hand-off (its index, budget, and whose answer it
+    # follows); null for a turn of the person's message.
+    handoff: Handoff | None = None
 
 
 class PermissionRequested(WireModel):

@@ -11,8 +11,17 @@ from app.models.wire import WireModel
 Role = Literal["user", "agent", "system"]
 StopReason = Literal["end_turn", "cancelled", "max_tokens", "max_turn_requests", "refusal"]
 # "new-session" is an extension (issue 17): the divider after which members start afresh.
+# "handoff-limit" and "handoffs-stopped" are issue 28's: a chain of hand-offs held at its budget
+# (Continue sends it on), and one Stop ended (app/channels/handoffs/).
 SystemCode = Literal[
-    "agent-joined", "agent-left", "no-recipient", "agent-unavailable", "new-session", "restored"
+    "agent-joined",
+    "agent-left",
+    "no-recipient",
+    "agent-unavailable",
+    "new-session",
+    "restored",
+    "handoff-limit",
+    "handoffs-stopped",
 ]
 ToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]
 ToolStatus = Literal["pending", "in_progress", "completed", "failed"]
@@ -28,6 +37,19 @@ class Channel(WireModel):
     description: str = ""
     direct: str = ""
     members: list[str] = Field(default_factory=list)
+    # Issue 28: hand-offs allowed per message of the person (0 = off; app/channels/handoffs/).
+    handoffs: int = 3
+
+
+class Handoff(WireModel):
+    """Issue 28: an agent's answer that mentioned other members, routed to them. On an answer:
+    it is hand-off `index` of `budget`, from `fromAgent`. On a `handoff-limit` or
+    `handoffs-stopped` system message: the members `to` it was not sent to."""
+
+    from_agent: str
+    index: int = 0
+    budget: int = 0
+    to: list[str] = Field(default_factory=list)
 
 
 class Diff(WireModel):
@@ -150,6 +172,7 @@ class Message(WireModel):
     error_details: str = ""
     code: SystemCode | None = None
     attachments: list[Attachment] = Field(default_factory=list)
+    handoff: Handoff | None = None  # issue 28 (see Handoff)
 
 
 class PermissionOption(WireModel):
