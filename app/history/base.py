@@ -24,6 +24,16 @@ AROUND_AFTER = 49
 ID_OPENING = b'{"id":"'  # how every stored message begins
 
 
+class PendingFork(WireModel):
+    """A fork's member session still to fork: the source channel, the member's session there,
+    and the last message that session had seen when the fork was made (it is forked only if
+    it still has seen nothing newer: app/channels/forked_sessions.py)."""
+
+    channel: str
+    session_id: str
+    seen: str
+
+
 class MemberSession(WireModel):
     """An agent's ACP session in one channel, and the last message of the channel it saw."""
 
@@ -35,6 +45,11 @@ class MemberSession(WireModel):
     offer: SessionOffer | None = None
     chosen_mode: str = ""
     chosen_options: dict[str, str | bool] = Field(default_factory=dict)
+    # Issue 28, a fork's member (app/channels/forking.py): the source's session to fork with
+    # `session/fork` when this member's session first opens; `replay_own` once it starts anew
+    # instead, so its own answers are in the context it is given (app/channels/context.py).
+    fork: PendingFork | None = None
+    replay_own: bool = False
 
 
 class StoredChannel(WireModel):

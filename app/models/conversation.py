@@ -39,6 +39,17 @@ class Channel(WireModel):
     members: list[str] = Field(default_factory=list)
     # Issue 28: hand-offs allowed per message of the person (0 = off; app/channels/handoffs/).
     handoffs: int = 3
+    # Issue 28: the channel and message it was forked from (ForkService.Fork), None otherwise.
+    forked_from: ForkOrigin | None = None
+
+
+class ForkOrigin(WireModel):
+    """Where a fork began: the source channel's id and shown name then (it may be renamed or
+    deleted since), and the message it was forked at (the source's id of it)."""
+
+    channel: str
+    message: str
+    name: str = ""
 
 
 class Handoff(WireModel):
