@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.agents.supervisor import Supervisor
-from app.channels.publishing import Publisher
+from app.channels.conversations import Conversations
+from app.channels.publishing import Publisher, now_iso
 from app.channels.registry import ChannelRegistry
 from app.channels.state import ChannelState
 from app.core.errors import UserError
@@ -29,6 +30,7 @@ class Membership:
         self._registry = registry
         self._publisher = publisher
         self._supervisor = supervisor
+        self.conversations = Conversations(registry, publisher)  # an agent's several (issue 28)
 
     def agent(self, name: str) -> str:
         """`name` if it is an agent of the configuration in force; a UserError otherwise."""
@@ -44,7 +46,10 @@ class Membership:
             known = self.agent(agent)
             if known not in invited:
                 invited.append(known)
-        channel = Channel(id=new_id(), name=name, description=description)
+        now = now_iso()
+        channel = Channel(
+            id=new_id(), name=name, description=description, created_at=now, last_activity=now
+        )
         state = ChannelState(StoredChannel(channel=channel))
         self._registry.add(state)
         for agent in invited:
@@ -54,8 +59,8 @@ class Membership:
 
     def rename(self, channel_id: str, name: str, description: str = "") -> Channel:
         state = self._registry.get(channel_id)
-        if state.channel.direct:
-            raise UserError(_("a direct conversation cannot be renamed"))
+        if state.channel.direct:  # its title, not a channel name (issue 28)
+            return self.conversations.rename(state, name, description)
         state.channel.name, state.channel.description = self._check(
             name, description, skip=state.id
         )
@@ -64,14 +69,13 @@ class Membership:
         return state.channel
 
     def direct(self, agent: str) -> Channel:
+        """The agent's oldest direct conversation (the states are in creation order), created
+        when it has none."""
         name = self.agent(agent)
         for state in self._registry.states.values():
             if state.channel.direct == name:
                 return state.channel
-        channel = Channel(id=new_id(), direct=name, members=[name])
-        self._registry.add(ChannelState(StoredChannel(channel=channel)))
-        self._publisher.channels()
-        return channel
+        return self.conversations.new(name)
 
     def add_member(self, channel_id: str, agent: str) -> Channel:
         state = self._registry.get(channel_id)

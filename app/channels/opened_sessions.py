@@ -8,8 +8,9 @@ any other messages (searchable, exported), after the `agent-joined` line. Openin
 a conversation already holds gives that conversation.
 
 A title names the conversation when the conversation was opened from the agent's session
-(`StoredChannel.titled_by`): its name follows the agent's title. The person's own channels and
-the direct conversations keep their names (the title is only logged there).
+(`StoredChannel.titled_by`): its name follows the agent's title. The person's own channels keep
+their names (the title is only logged there); a direct conversation takes it as its title unless
+the person chose one (app/channels/conversations.py).
 """
 
 from __future__ import annotations
@@ -120,7 +121,10 @@ class OpenedSessions:
         state = self._registry.find(channel_id)
         if state is None or not title:
             return
-        if state.stored.titled_by != agent or state.channel.direct:
+        if state.channel.direct == agent:  # the conversation's title (issue 28)
+            self._membership.conversations.titled(state, title)
+            return
+        if state.stored.titled_by != agent:
             log.info("%s titled its session in %s: %s", agent, channel_id, title)
             return
         name = self.unique_name(title, skip=state.id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from app.channels.conversation_times import dated
 from app.channels.reading import no_channel
 from app.channels.state import ChannelState
 from app.history.base import History
@@ -27,6 +28,8 @@ class ChannelRegistry:
         self.search.close()
         self.history = history
         self.states = {s.channel.id: ChannelState(s) for s in history.channels()}
+        for state in self.states.values():
+            dated(state.channel)  # kept before issue 28: the times its id and creation say
         # Opens the index file and starts its catch-up in the background: never waits for it.
         self.search = SearchIndex(
             history, {i: _shown_name(s.channel) for i, s in self.states.items()}

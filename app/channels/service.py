@@ -56,7 +56,7 @@ class ChannelService:
 
     @exposed
     def Rename(self, id: str, name: str, description: str = "") -> Channel:
-        """Renames a channel (not a direct conversation)."""
+        """Renames a channel; a direct conversation's `name` is its title (issue 28)."""
         return self._core.call(lambda: self._membership.rename(id, name, description))
 
     @exposed
@@ -98,6 +98,13 @@ class ChannelService:
         return self._core.call(lambda: self._membership.direct(agent))
 
     @exposed
+    def NewConversation(self, agent: str) -> Channel:
+        """Extension (issue 28): another direct conversation with `agent`, the newest
+        (app/channels/conversations.py); `Direct` stays the oldest."""
+        membership = self._membership
+        return self._core.call(lambda: membership.conversations.new(membership.agent(agent)))
+
+    @exposed
     def Send(self, id: str, text: str, attachments: list[str] | None = None) -> str:
         """Adds a user message and returns its id; it waits (queued) if the channel answers.
         Extension: `attachments` are ids from AttachFile/AttachImage, sent with the text."""
@@ -108,6 +115,7 @@ class ChannelService:
         attachments = self._attachments.staged(channel_id, attachment_ids)
         message_id = self._turns.send(state, text, attachments)
         self._attachments.taken(channel_id, attachments)
+        self._membership.conversations.sent(state, text)  # its title, its last activity
         return message_id
 
     @exposed

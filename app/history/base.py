@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
 from pydantic import Field
 
@@ -59,6 +59,9 @@ class StoredChannel(WireModel):
     # Opened from one of the agent's own sessions (ChannelService.OpenSession): that agent's
     # session titles (`session_info_update`) name the channel. "" for the person's channels.
     titled_by: str = ""
+    # Who gave a direct conversation its title (app/channels/conversations.py): "" none yet,
+    # "message" its first message, "agent" its session title, "person" a rename.
+    title_by: Literal["", "message", "agent", "person"] = ""
 
 
 class HistoryClosed(RuntimeError):

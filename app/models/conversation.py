@@ -37,6 +37,11 @@ class Channel(WireModel):
     description: str = ""
     direct: str = ""
     members: list[str] = Field(default_factory=list)
+    # Issue 28, a direct conversation's title (app/channels/conversations.py; "" = none yet) and
+    # when it was made and last written to by the person (ISO UTC): the sidebar's order.
+    title: str = ""
+    created_at: str = ""
+    last_activity: str = ""
     # Issue 28: hand-offs allowed per message of the person (0 = off; app/channels/handoffs/).
     handoffs: int = 3
     # Issue 28: the channel and message it was forked from (ForkService.Fork), None otherwise.

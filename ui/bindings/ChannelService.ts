@@ -53,6 +53,11 @@ export function List(): Promise<Channel[]> {
   return call("ChannelService", "List");
 }
 
+/** Extension (issue 28): another direct conversation with `agent`, the newest (app/channels/conversations.py); `Direct` stays the oldest. */
+export function NewConversation(agent: string): Promise<Channel> {
+  return call("ChannelService", "NewConversation", agent);
+}
+
 /** Extension: the members start new ACP sessions; a `new-session` divider is added and what came before it is not sent to them again. Refused while the channel answers. */
 export function NewSession(id: string): Promise<void> {
   return call("ChannelService", "NewSession", id);
@@ -78,7 +83,7 @@ export function RemoveMember(id: string, agent: string): Promise<Channel> {
   return call("ChannelService", "RemoveMember", id, agent);
 }
 
-/** Renames a channel (not a direct conversation). */
+/** Renames a channel; a direct conversation's `name` is its title (issue 28). */
 export function Rename(id: string, name: string, description?: string): Promise<Channel> {
   return call("ChannelService", "Rename", id, name, description);
 }

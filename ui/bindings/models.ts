@@ -118,6 +118,9 @@ export interface Channel {
   description: string;
   direct: string;
   members: string[];
+  title: string;
+  createdAt: string;
+  lastActivity: string;
 }
 
 export interface ChannelsChanged {

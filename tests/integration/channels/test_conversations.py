@@ -276,7 +276,7 @@ def test_bad_channel_requests_are_clear_errors_and_change_nothing(chat: Chat) ->
         (lambda: chat.channels.Create("general", ""), "already exists"),
         (lambda: chat.channels.Create("x" * 65, ""), "at most 64"),
         (lambda: chat.channels.Create("ok", "d" * 65), "at most 64"),
-        (lambda: chat.channels.Rename(direct.id, "x", ""), "cannot be renamed"),
+        (lambda: chat.channels.Rename(direct.id, "  ", ""), "needs a title"),
         (lambda: chat.channels.Rename("nope", "x", ""), "no channel"),
         (lambda: chat.channels.Send(room.id, "   "), "empty"),
         (lambda: chat.channels.Send("nope", "hi"), "no channel"),
