@@ -17,6 +17,7 @@ from app.agents.service import AgentService
 from app.agents.sign_in_service import SignInService
 from app.channels.attachment_service import AttachmentService
 from app.channels.export.service import ExportService
+from app.channels.fork_service import ForkService
 from app.channels.service import ChannelService
 from app.channels.session_service import SessionService
 from app.config.service import ConfigService
@@ -40,6 +41,7 @@ class Api:
     InboxService: InboxService
     SignInService: SignInService
     GalleryService: GalleryService
+    ForkService: ForkService
 
 
 def service_classes() -> list[type]:

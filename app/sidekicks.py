@@ -23,6 +23,7 @@ from app.attention.desktop import DesktopNotifications
 from app.attention.tracker import AttentionTracker
 from app.channels.attachment_service import AttachmentService
 from app.channels.export.service import ExportService
+from app.channels.fork_service import ForkService
 from app.channels.found_pages import FoundPages
 from app.channels.parts import ChannelParts
 from app.channels.service import ChannelService
@@ -112,6 +113,7 @@ class Sidekicks:
             InboxService=InboxService(parts, self._attention, core),
             SignInService=SignInService(self._supervisor, core, self._terminals, self.events),
             GalleryService=GalleryService(self._gallery, core),
+            ForkService=ForkService(parts, core),
         )
 
     def start(self) -> Sidekicks:

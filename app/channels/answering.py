@@ -82,7 +82,9 @@ class Answering:
                 )
                 if m.id != message.id
             ]
-            prompt = build_prompt(decided.text, unseen, agent, state.channel.name)
+            own = member.replay_own  # a fork's new session (app/channels/forking.py)
+            prompt = build_prompt(decided.text, unseen, agent, state.channel.name, own)
+            member.replay_own = False
         started = new_message(state.id, "agent", agent=agent, done=False)
         turn = ActiveTurn(agent, Answer(started, self._terminals.view), conn, session.session_id)
         state.turn = turn

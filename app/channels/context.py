@@ -29,26 +29,34 @@ def since_new_session(messages: list[Message]) -> list[Message]:
     return messages
 
 
-def context_lines(unseen: list[Message], agent: str) -> list[str]:
+def context_lines(unseen: list[Message], agent: str, own: bool = False) -> list[str]:
+    """`own`: the agent's own answers too (a fork's new session has not seen them)."""
     lines = []
     for message in since_new_session(unseen):
         text = message_text(message)
         if message.attachments:  # the files went to the agents it was for; their names here
             names = ", ".join(a.name for a in message.attachments)
             text = f"{text} [attached: {names}]".strip()
-        if message.role == "system" or not text or message.agent == agent:
+        if message.role == "system" or not text or (message.agent == agent and not own):
             continue
         author = "user" if message.role == "user" else f"@{message.agent}"
+        if message.role == "agent" and message.agent == agent:
+            author = "you"
         lines.append(f"[{author}] {_cut(text)}")
     return lines[-CONTEXT_MESSAGES:]
 
 
-def build_prompt(text: str, unseen: list[Message], agent: str, channel_name: str) -> str:
-    lines = context_lines(unseen, agent)
+def build_prompt(
+    text: str, unseen: list[Message], agent: str, channel_name: str, own: bool = False
+) -> str:
+    """`own`: a fork's new session, given the conversation so far (its own answers too)."""
+    lines = context_lines(unseen, agent, own)
     if not lines:
         return text
     where = f"#{channel_name}" if channel_name else _("this conversation")
     header = _("Messages in {where} since your last answer:").format(where=where)
+    if own:
+        header = _("Earlier in {where}:").format(where=where)
     footer = _("The message for you:")
     return "\n".join([header, *lines, "", footer, text])
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from app.acp.elicitation import ElicitationAsked, ElicitationCompleted
 from app.acp.updates import PermissionAsked, SessionEvent, SessionTitled, UserText
+from app.channels.forked_sessions import open_forked
 from app.channels.publishing import Publisher
 from app.channels.registry import ChannelRegistry
 from app.channels.replay import Replay
@@ -124,7 +125,9 @@ class Sessions:
                 return member.session_id
             finally:
                 router.loading = False
-        setup = await conn.new_session(router, workspace)
+        # A fork's member: its source session forked (issue 28), else a new one.
+        forked = await open_forked(self._registry, state, agent, conn, router, workspace)
+        setup = forked if forked is not None else await conn.new_session(router, workspace)
         session_id = setup.session_id
         if member.session_id:
             member.last_seen = ""  # a new session knows nothing: give it the latest messages
