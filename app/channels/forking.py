@@ -7,8 +7,9 @@ Choices:
   source's deletion. Pasted images (kept per channel in the data folder) are copied too; the
   person's own files are referred to by their paths, as in the source.
 - A channel's fork is a channel named "<name> (fork)" (made unique), with the source's
-  description and its members as they are now; a direct conversation's fork is another
-  one-member conversation with the agent. `forkedFrom` names the source and the message.
+  description, hand-off budget and members as they are now; a direct conversation's fork is
+  another conversation with the agent (app/channels/conversations.py), titled "<title> (fork)"
+  and the newest of its conversations. `forkedFrom` names the source and the message.
 - Each member's session: forked with ACP `session/fork` when it first opens in the fork, if the
   agent advertises `sessionCapabilities.fork` and its session in the source had seen nothing
   after the message (a fork of the session holds all it has seen: a session that went on past
@@ -28,6 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app.channels.attachments import FOLDER, Attachments
+from app.channels.conversations import TITLE_MAX
 from app.channels.publishing import Publisher, now_iso
 from app.channels.registry import ChannelRegistry
 from app.channels.state import ChannelState
@@ -70,6 +72,7 @@ class Forking:
         state = ChannelState(
             StoredChannel(
                 channel=channel,
+                title_by=source.stored.title_by,  # who titled it goes on naming it
                 last_responder=next((m.agent for m in reversed(kept) if m.role == "agent"), ""),
                 sessions={
                     agent: _forked_member(source, agent, new_ids) for agent in channel.members
@@ -93,20 +96,18 @@ class Forking:
         return channel
 
     def _forked_channel(self, source: ChannelState, message_id: str) -> Channel:
-        shown = source.channel.name or source.channel.direct
-        update: dict[str, object] = {
-            "id": new_id(),
-            "forked_from": ForkOrigin(channel=source.id, message=message_id, name=shown),
-        }
-        fields = source.channel.model_dump()
-        if not source.channel.direct:
-            update["name"] = self._unique_name(_("{name} (fork)").format(name=source.channel.name))
-        elif fields.get("title"):  # a conversation's title (app/channels/conversations.py)
-            update["title"] = _("{name} (fork)").format(name=fields["title"])
-        for when in ("created_at", "last_activity"):  # a new conversation: made now
-            if when in fields:
-                update[when] = now_iso()
-        return source.channel.model_copy(deep=True, update=update)
+        was, now = source.channel, now_iso()
+        forked = was.model_copy(deep=True)
+        forked.id, forked.created_at, forked.last_activity = new_id(), now, now
+        forked.forked_from = ForkOrigin(
+            channel=source.id, message=message_id, name=was.name or was.title or was.direct
+        )
+        if not was.direct:
+            forked.name = self._unique_name(_("{name} (fork)").format(name=was.name))
+        elif was.title:  # a conversation's title (app/channels/conversations.py)
+            suffix = _("{name} (fork)").format(name="")
+            forked.title = was.title[: TITLE_MAX - len(suffix)].rstrip() + suffix
+        return forked
 
     def _copy_images(self, source: str, fork: str, messages: list[Message]) -> None:
         """The source's pasted images the copied messages show, copied into the fork's folder

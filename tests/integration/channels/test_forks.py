@@ -90,6 +90,8 @@ def test_a_conversation_forked_at_its_end_forks_the_agents_session(app: Chat) ->
     forked = fork(app, source.id, last["id"])
     assert forked.direct == "forker" and forked.members == ["forker"]
     assert forked.id != source.id and forked.name == ""
+    assert forked.title == "one (fork)"  # the conversation's title: its first message
+    assert forked.created_at > app.channels.Conversation(source.id)["channel"]["createdAt"]
     assert forked.forked_from is not None
     assert (forked.forked_from.channel, forked.forked_from.message) == (source.id, last["id"])
     assert said(app, forked.id) == said(app, source.id)
@@ -101,6 +103,7 @@ def test_a_conversation_forked_at_its_end_forks_the_agents_session(app: Chat) ->
     assert forked.id in [c.id for c in app.channels.List()]
 
     answer = ask(app, forked.id, "forker", "three")
+    assert [c.title for c in app.channels.List() if c.id == forked.id] == ["one (fork)"]
     (asked,) = requests(app, "forker", "session/fork")
     assert asked["params"]["sessionId"] == "new-1"  # the source's session
     assert text(answer) == "[fork-1] heard three; remembers one | two"
