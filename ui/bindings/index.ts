@@ -12,6 +12,7 @@ export * as ExportService from "./ExportService";
 export * as InboxService from "./InboxService";
 export * as SignInService from "./SignInService";
 export * as GalleryService from "./GalleryService";
+export * as ForkService from "./ForkService";
 export * from "./events";
 export type * from "./models";
 export { On, call, ready } from "./runtime";

@@ -121,6 +121,8 @@ export interface Channel {
   title: string;
   createdAt: string;
   lastActivity: string;
+  handoffs: number;
+  forkedFrom: ForkOrigin | null;
 }
 
 export interface ChannelsChanged {
@@ -271,6 +273,21 @@ export interface FileChange {
   revertible: boolean;
 }
 
+/** Where a fork began: the source channel's id and shown name then (it may be renamed or deleted since), and the message it was forked at (the source's id of it). */
+export interface ForkOrigin {
+  channel: string;
+  message: string;
+  name: string;
+}
+
+/** Issue 28: an agent's answer that mentioned other members, routed to them. On an answer: it is hand-off `index` of `budget`, from `fromAgent`. On a `handoff-limit` or `handoffs-stopped` system message: the members `to` it was not sent to. */
+export interface Handoff {
+  fromAgent: string;
+  index: number;
+  budget: number;
+  to: string[];
+}
+
 /** Event `install:progress`: a binary install's bytes, or an npx/uvx first start's package download (`agent` names the configured agent then). */
 export interface InstallProgress {
   id: string;
@@ -305,8 +322,9 @@ export interface Message {
   stopReason: "end_turn" | "cancelled" | "max_tokens" | "max_turn_requests" | "refusal" | null;
   error: string;
   errorDetails: string;
-  code: "agent-joined" | "agent-left" | "no-recipient" | "agent-unavailable" | "new-session" | "restored" | null;
+  code: "agent-joined" | "agent-left" | "no-recipient" | "agent-unavailable" | "new-session" | "restored" | "handoff-limit" | "handoffs-stopped" | null;
   attachments: Attachment[];
+  handoff: Handoff | null;
 }
 
 /** `text` is appended to part `index` (text, thought), or `part` replaces it (tool, plan). */
@@ -589,6 +607,7 @@ export interface TurnChanged {
   busy: boolean;
   queued: number;
   answering: string;
+  handoff: Handoff | null;
 }
 
 export interface Usage {
