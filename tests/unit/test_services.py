@@ -51,6 +51,7 @@ SERVICES = {
         "SignInCode", "CancelSignIn",
     },
     "GalleryService": {"RegistryInfo", "Refresh", "Install", "CancelInstall", "ChooseFolder"},
+    "ForkService": {"Fork"},
 }  # fmt: skip
 
 
