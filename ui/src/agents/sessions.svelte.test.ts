@@ -57,6 +57,9 @@ describe("agentSessions", () => {
       description: "",
       direct: "",
       members: ["keeper"],
+      title: "",
+      createdAt: "",
+      lastActivity: "",
     });
     expect(await agentSessions.open("keeper", "old-1")).toBe(true);
     expect(service.OpenSession).toHaveBeenCalledWith("keeper", "old-1");
