@@ -25,6 +25,7 @@ from app.inbox.service import InboxService
 from app.search.service import SearchService
 from app.workspace.checkpoint_service import CheckpointService
 from app.workspace.service import ChangesService
+from app.workspace.worktrees.service import WorktreeService
 
 
 @dataclasses.dataclass(frozen=True, eq=False, kw_only=True)
@@ -42,6 +43,7 @@ class Api:
     SignInService: SignInService
     GalleryService: GalleryService
     ForkService: ForkService
+    WorktreeService: WorktreeService
 
 
 def service_classes() -> list[type]:

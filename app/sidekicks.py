@@ -41,6 +41,7 @@ from app.paths import data_dir
 from app.search.service import SearchService
 from app.workspace.checkpoint_service import CheckpointService
 from app.workspace.service import ChangesService
+from app.workspace.worktrees.service import WorktreeService
 
 log = logging.getLogger(__name__)
 CLOSE_TIMEOUT = 20.0  # agents stop in parallel within ~8 s
@@ -114,6 +115,7 @@ class Sidekicks:
             SignInService=SignInService(self._supervisor, core, self._terminals, self.events),
             GalleryService=GalleryService(self._gallery, core),
             ForkService=ForkService(parts, core),
+            WorktreeService=WorktreeService(parts.isolation, parts.worktrees, core),
         )
 
     def start(self) -> Sidekicks:

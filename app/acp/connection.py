@@ -42,7 +42,7 @@ from app.acp.sessions_list import OwnSessions, SessionSupport, session_support
 from app.acp.sign_in_needed import SignInNeeded, SignInWatch, nobody_told
 from app.acp.translate import auth_methods, session_options, session_setup
 from app.acp.updates import AuthMethod, SessionOption, SessionSetup
-from app.acp.workspace import Workspace
+from app.acp.workspace import Workspace, session_cwd
 from app.i18n.text import Text
 from app.models.conversation import StopReason
 from app.models.mcp import McpServer
@@ -205,7 +205,9 @@ class AgentConnection:
                 session_models.request(
                     link.conn,
                     AGENT_METHODS["session_new"],
-                    NewSessionRequest(cwd=str(self.cwd), mcp_servers=self._mcp_servers()),
+                    NewSessionRequest(
+                        cwd=session_cwd(workspace, self.cwd), mcp_servers=self._mcp_servers()
+                    ),
                     session_models.NewSessionResponseWithModels,  # with the older `models`
                 ),
                 SESSION_TIMEOUT,
@@ -221,7 +223,7 @@ class AgentConnection:
     ) -> SessionSetup:
         """Replayed updates reach `handler` before this returns (the caller may ignore them).
         The modes and options the resumed session has."""
-        link, cwd = self._open_link(), str(self.cwd)
+        link, cwd = self._open_link(), session_cwd(workspace, self.cwd)
         params = LoadSessionRequest(cwd=cwd, session_id=session_id, mcp_servers=self._mcp_servers())
         answer = session_models.LoadSessionResponseWithModels  # with the older `models`
         self.client.attach(session_id, handler, workspace)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acp.meta import AGENT_METHODS
@@ -28,6 +29,7 @@ from app.acp.session_fork import fork_session, forks
 from app.acp.session_titles import title_text
 from app.acp.translate import session_setup
 from app.acp.updates import SessionSetup
+from app.acp.workspace import session_cwd
 from app.core.text import valid_text
 
 if TYPE_CHECKING:
@@ -151,7 +153,9 @@ class OwnSessions:
                     link.conn,
                     AGENT_METHODS["session_resume"],
                     ResumeSessionRequest(
-                        session_id=session_id, cwd=self._cwd, mcp_servers=self._mcp_servers()
+                        session_id=session_id,
+                        cwd=session_cwd(workspace, Path(self._cwd)),
+                        mcp_servers=self._mcp_servers(),
                     ),
                     session_models.ResumeSessionResponseWithModels,  # with the older `models`
                 ),
@@ -167,7 +171,13 @@ class OwnSessions:
     ) -> SessionSetup:
         """ACP `session/fork`: a new session with `session_id`'s context (session_fork.py)."""
         return await fork_session(
-            self._link, self._client, self._cwd, self._mcp_servers, session_id, handler, workspace
+            self._link,
+            self._client,
+            session_cwd(workspace, Path(self._cwd)),
+            self._mcp_servers,
+            session_id,
+            handler,
+            workspace,
         )
 
     async def close(self, session_id: str) -> None:

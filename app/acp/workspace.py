@@ -9,6 +9,7 @@ Nothing here imports the SDK: the core implements `Workspace` without seeing ACP
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal, Protocol
 
 # JSON-RPC codes the agent gets: its request was wrong (a relative path, an unknown terminal),
@@ -80,3 +81,10 @@ class Workspace(Protocol):
     async def kill_terminal(self, terminal_id: str) -> None: ...
 
     async def release_terminal(self, terminal_id: str) -> None: ...
+
+
+def session_cwd(workspace: Workspace | None, default: Path) -> str:
+    """The `cwd` a session opens in: its workspace's own folder when it has one (an isolated
+    member's worktree, issue 28: `cwd`, a Path), else the agent's."""
+    own = getattr(workspace, "cwd", None)
+    return str(own if isinstance(own, Path) else default)

@@ -34,8 +34,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# The folders an agent's answers are checkpointed in: its `cwd` and `folders:`.
-FoldersOf = Callable[[str, "AgentConnection"], list[Path]]
+# The folders an agent's answers are checkpointed in (channel id, agent, its connection): its
+# `cwd` (an isolated member's worktree) and `folders:`.
+FoldersOf = Callable[[str, str, "AgentConnection"], list[Path]]
 
 
 class Answering:
@@ -144,7 +145,7 @@ class Answering:
         if self._checkpointing is None or self._folders is None:
             return None
         return await self._checkpointing.begin(
-            channel_id, message_id, agent, self._folders(agent, conn)
+            channel_id, message_id, agent, self._folders(channel_id, agent, conn)
         )
 
     def _end_answer(self, state: ChannelState, agent: str) -> None:

@@ -26,6 +26,7 @@ from app.channels.answering import Answering
 from app.channels.attachments import Attachments
 from app.channels.commands import CommandCatalog
 from app.channels.elicitations import ElicitationDesk
+from app.channels.isolation import ChannelIsolation
 from app.channels.membership import Membership
 from app.channels.opened_sessions import OpenedSessions
 from app.channels.permission_rules import PermissionRules
@@ -46,6 +47,7 @@ from app.workspace.app_files import AppFiles
 from app.workspace.changes import ChangeLog
 from app.workspace.checkpointing import Checkpointing
 from app.workspace.restoring import Restoring
+from app.workspace.worktrees.isolation import Isolation
 
 
 class ChannelParts:
@@ -88,6 +90,11 @@ class ChannelParts:
             lambda: self.app_files,
         )
         self.sessions = Sessions(self.registry, streaming, self.settings, workspaces)
+        # Members in Git worktrees of their folders (issue 28): their sessions work there.
+        self.isolation = Isolation()
+        self.worktrees = ChannelIsolation(self.registry, supervisor, self.sessions, self.isolation)
+        workspaces.member_cwd = self.terminals.member_cwd = self.worktrees.cwd
+        workspaces.prepare_member = self.worktrees.prepare
         self.opened = OpenedSessions(self.registry, self.publisher, self.membership, self.sessions)
         answering = Answering(
             self.registry,
@@ -96,7 +103,7 @@ class ChannelParts:
             self.sessions,
             self.terminals,
             self.checkpointing,
-            lambda agent, conn: list(workspaces.roots(agent, conn).folders),
+            lambda channel, agent, conn: list(workspaces.roots(agent, conn, channel).folders),
         )
         self.turns = Turns(
             self.registry,
@@ -159,6 +166,7 @@ class ChannelParts:
         self.app_files = AppFiles.of(config_path)
         self.registry.attach(history)
         self.checkpointing.open(data_folder)
+        self.isolation.open(data_folder)
         self.changes.recover()  # a revert a killed app left half done
         self.attachments.open(data_folder)
         self.commands.clear()

@@ -103,6 +103,7 @@ class Sessions:
             return existing.session_id
         member = state.member(agent)
         router = self.router(state.id, agent)
+        await self._workspaces.prepare(state.id, agent)  # an isolated member's worktree
         workspace = self._workspaces.for_session(state.id, agent, conn, router)
         if member.session_id and conn.session_support.resume:
             try:
@@ -205,6 +206,17 @@ class Sessions:
             if member.usage is not None:
                 member.usage = None
                 publisher.usage(state, agent, Usage(used=0, size=0))
+        self._registry.save(state)
+
+    async def forget(self, state: ChannelState, agent: str) -> None:
+        """The member's session is closed and forgotten (its folder changed: isolation,
+        issue 28); its next prompt opens a new one, given the latest messages. Called with the
+        member's `lock` held."""
+        existing = state.sessions.pop(agent, None)
+        if existing is not None:
+            self._background.start(self._close_open(agent, existing))
+        member = state.member(agent)
+        member.session_id, member.last_seen = "", ""
         self._registry.save(state)
 
     def _opening_now(self, state: ChannelState, agent: str) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,19 +59,23 @@ class TerminalHub:
         self._members: dict[tuple[str, str], Terminals] = {}
         self._shown: dict[str, _Shown] = {}
         self._closing: set[asyncio.Task[None]] = set()
+        # An isolated member's folder in its worktree (app/channels/isolation.py, issue 28).
+        self.member_cwd: Callable[[str, str], Path | None] = lambda channel, agent: None
         bus.subscribe(self._on_event)
 
     def of(self, channel_id: str, agent: str, conn: AgentConnection) -> Terminals:
         """The member's terminals (one set per channel and agent, made on first use): its
         commands run in the agent's folder, with the agent's environment."""
         terminals = self._members.get((channel_id, agent))
+        cwd = self.member_cwd(channel_id, agent) or Path(conn.cwd)
         if terminals is None:
             terminals = Terminals(
-                Path(conn.cwd),
+                cwd,
                 lambda: {**child_environment(), **conn.env},
                 _Feed(self, channel_id, agent),
             )
             self._members[(channel_id, agent)] = terminals
+        terminals.cwd = cwd  # an isolated member's worktree, or its folder again (issue 28)
         return terminals
 
     def view(self, terminal_id: str) -> TerminalView:

@@ -5,7 +5,7 @@ permission prompt for a write outside the agent's folders, the conflict notices.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 ALLOW, REJECT = "allow", "reject"
 # The member's commands (channel id, agent, its connection) -> its Terminals (terminal_hub.py).
 TerminalsFor = Callable[[str, str, "AgentConnection"], Terminals]
+# An isolated member's folder in its worktree (channel id, agent; None: its own folder), and
+# what makes the worktree before its session opens (app/channels/isolation.py, issue 28).
+MemberCwd = Callable[[str, str], Path | None]
+PrepareMember = Callable[[str, str], Awaitable[None]]
 
 
 def outside_write_title(write: OutsideWrite) -> str:
@@ -119,29 +123,41 @@ class Workspaces:
         self._supervisor = supervisor
         self.changes = changes
         self.terminals = terminals
+        self.member_cwd: MemberCwd = lambda channel, agent: None
+        self.prepare_member: PrepareMember | None = None
+
+    async def prepare(self, channel_id: str, agent: str) -> None:
+        """Before the member's session opens (its worktree, when it is isolated)."""
+        if self.prepare_member is not None:
+            await self.prepare_member(channel_id, agent)
 
     def for_session(
         self, channel_id: str, agent: str, conn: AgentConnection, router: SessionRouter
     ) -> SessionWorkspace:
         host = ConversationHost(self._registry, self._publisher, router, channel_id, agent)
+        cwd = self.member_cwd(channel_id, agent)
+        app_files = self._app_files()
         return SessionWorkspace(
             channel=channel_id,
             agent=agent,
-            roots=self.roots(agent, conn),
-            app_files=self._app_files(),
+            roots=self.roots(agent, conn, channel_id),
+            app_files=app_files.owning(cwd) if cwd is not None else app_files,
             changes=self.changes,
             host=host,
             terminals=self.terminals(channel_id, agent, conn) if self.terminals else None,
+            cwd=cwd,
         )
 
-    def roots(self, agent: str, conn: AgentConnection) -> Roots:
+    def roots(self, agent: str, conn: AgentConnection, channel_id: str = "") -> Roots:
         """The agent's working folder (as its process was started) and its `folders:`. An
         agent with no `cwd` runs in the home folder, which is not its folder: every write it
-        makes outside its `folders:` is asked (docs/security.md)."""
+        makes outside its `folders:` is asked (docs/security.md). An isolated member's working
+        folder is its worktree, in place of its `cwd` (issue 28)."""
+        isolated = self.member_cwd(channel_id, agent) if channel_id else None
         if agent not in self._supervisor.names():
-            return Roots([Path(conn.cwd)])
+            return Roots([isolated or Path(conn.cwd)])
         definition = self._supervisor.runtime(agent).definition
         base = self._supervisor.config_dir
-        folders = [Path(conn.cwd)] if definition.cwd else []
+        folders = [isolated] if isolated else [Path(conn.cwd)] if definition.cwd else []
         folders += [resolve_cwd(folder, base) for folder in definition.folders]
         return Roots(folders)

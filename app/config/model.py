@@ -155,6 +155,12 @@ class AgentDef(_Section):
         "cwd (relative to the configuration file's folder, like cwd).",
     )
     mcp_servers: list[McpServerEntry] = Field(default_factory=list, alias="mcpServers")
+    isolation: Literal["none", "worktree"] = Field(
+        "none",
+        description="worktree: in every channel the agent works in a Git worktree of its cwd of "
+        "its own (branch sidekicks/<channel>/<agent>, merged back from the Changes panel); "
+        "none: in its cwd itself. The person can change it per channel.",
+    )
     mode: NonEmpty | None = Field(
         None,
         description="The session mode new sessions start in (e.g. plan, read-only), unless "

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from app.acp.workspace import WorkspaceError
@@ -29,6 +29,9 @@ from app.paths import app_config_dir, secrets_dir
 
 # A data folder holds a few files per configuration: a bound on what an inode check lists.
 _MOST_FILES_LISTED = 10_000
+# The isolated members' worktrees in a data folder (app/workspace/worktrees/isolation.py): the
+# person's repositories checked out, not Sidekicks' files; the inode check does not list them.
+WORKTREES = "worktrees"
 
 
 def _real(path: Path) -> Path:
@@ -52,6 +55,9 @@ def _within(path: Path, folders: Iterable[Path]) -> Path | None:
 class AppFiles:
     no_writes: tuple[Path, ...]
     no_reads: tuple[Path, ...]
+    # The one worktree of the data folder this session works in (issue 28): the agent's, not
+    # Sidekicks'; every other file of the data folder stays refused.
+    own: tuple[Path, ...] = ()
 
     @classmethod
     def of(cls, config_path: Path | None) -> AppFiles:
@@ -62,8 +68,12 @@ class AppFiles:
         writes = [app, secrets] + ([_real(config_path)] if config_path is not None else [])
         return cls(no_writes=tuple(writes), no_reads=(secrets, app / "data"))
 
+    def owning(self, folder: Path) -> AppFiles:
+        """These files, but `folder` (an isolated member's worktree) is the agent's."""
+        return replace(self, own=(_real(folder),))
+
     def check_write(self, real: Path) -> None:
-        if _within(real, self.no_writes) is not None:
+        if _within(real, self.own) is None and _within(real, self.no_writes) is not None:
             raise WorkspaceError(
                 "refused",
                 _(
@@ -75,7 +85,7 @@ class AppFiles:
     def check_read(self, real: Path, opened: os.stat_result | None = None) -> None:
         """Refuses a read in the secrets or the data folders; with `opened` (the fstat of the
         file opened), also a hard link elsewhere to one of their files."""
-        refused = _within(real, self.no_reads) is not None
+        refused = _within(real, self.no_reads) is not None and _within(real, self.own) is None
         if not refused and opened is not None and opened.st_nlink > 1:
             refused = (opened.st_dev, opened.st_ino) in self._refused_inodes()
         if refused:
@@ -91,7 +101,8 @@ class AppFiles:
         found: set[tuple[int, int]] = set()
         listed = 0
         for folder in self.no_reads:
-            for top, _dirs, names in os.walk(folder):
+            for top, dirs, names in os.walk(folder):
+                dirs[:] = [d for d in dirs if d != WORKTREES]
                 for name in names:
                     listed += 1
                     if listed > _MOST_FILES_LISTED:

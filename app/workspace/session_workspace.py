@@ -76,8 +76,12 @@ class SessionWorkspace:
         changes: ChangeLog,
         host: WorkspaceHost,
         terminals: Terminals | None = None,
+        cwd: Path | None = None,
     ) -> None:
+        """`cwd`: the session's own folder when it is not the agent's (an isolated member's
+        worktree, issue 28); its session opens there (app/acp/workspace.py `session_cwd`)."""
         self.channel, self.agent = channel, agent
+        self.cwd = cwd
         self.roots = roots
         self.app_files = app_files
         self._changes = changes

@@ -75,7 +75,7 @@ class Terminals:
         feed: TerminalFeed | None = None,
     ) -> None:
         """`env`: the agent's whole environment (or how to get it when a command starts)."""
-        self._cwd = cwd
+        self.cwd = cwd  # where a command without its own `cwd` runs
         self._env = env
         self.feed: TerminalFeed = feed or _NoFeed()
         self._terminals: dict[str, _Running] = {}
@@ -139,7 +139,7 @@ class Terminals:
 
     def _folder(self, cwd: str | None) -> Path:
         if cwd is None:
-            folder = self._cwd
+            folder = self.cwd
         elif not Path(cwd).is_absolute():
             raise WorkspaceError(
                 "invalid", _("cwd must be an absolute path, not {path}").format(path=cwd)

@@ -2,6 +2,8 @@
 
     python tests/fakes/workspace_agent.py
 
+With "in_cwd": true, a relative PATH in "write" is in the session's cwd (as session/new or
+session/load gave it); without it the relative path is sent as is (the client refuses it).
 A prompt whose last line is a JSON list of actions (after an optional @mention) is carried
 out in order through the client:
 
@@ -77,6 +79,14 @@ def call(method: str, params: dict[str, Any]) -> dict[str, Any]:
     return answer.get("result") or {}
 
 
+_cwds: dict[str, str] = {}  # each session's cwd (session/new, session/load)
+
+
+def in_session(sid: str, path: str) -> str:
+    """A relative PATH is in the session's cwd (an isolated member's worktree, issue 28)."""
+    return path if os.path.isabs(path) else os.path.join(_cwds.get(sid, os.getcwd()), path)
+
+
 def report(sid: str, result: dict[str, Any]) -> None:
     chunk(sid, json.dumps(result) + "\n")
 
@@ -96,6 +106,8 @@ def do_read(sid: str, action: dict[str, Any]) -> dict[str, Any]:
 
 def do_write(sid: str, action: dict[str, Any]) -> dict[str, Any]:
     path, text = action["write"], action.get("text", "")
+    if action.get("in_cwd"):
+        path = in_session(sid, path)
     try:
         with open(path, encoding="utf-8") as f:
             old: str | None = f.read()
@@ -290,8 +302,11 @@ def handle(message: dict[str, Any]) -> None:
             "agentInfo": {"name": "workspace-fake", "version": "0"},
         }})  # fmt: skip
     elif method == "session/new":
-        send({"id": rid, "result": {"sessionId": f"ws-session-{time.monotonic_ns()}"}})
+        sid = f"ws-session-{time.monotonic_ns()}"
+        _cwds[sid] = params.get("cwd", "")
+        send({"id": rid, "result": {"sessionId": sid}})
     elif method == "session/load":
+        _cwds[params.get("sessionId", "")] = params.get("cwd", "")
         send({"id": rid, "result": {}})
     elif method == "session/prompt":
         threading.Thread(target=handle_prompt, args=(rid, params), daemon=True).start()

@@ -28,7 +28,7 @@ SERVICES = {
         "List", "Create", "Rename", "Delete", "AddMember", "RemoveMember", "Direct", "Send",
         "Cancel", "AnswerPermission", "AnswerElicitation", "Conversation", "Older", "Commands",
         "Prepare", "Resend",
-        "NewSession", "OpenSession", "NewConversation",
+        "NewSession", "OpenSession",
     },
     "SessionService": {"SetMode", "SetOption"},
     "ChangesService": {"Changes", "Revert", "RevertHunk"},
@@ -52,6 +52,9 @@ SERVICES = {
     },
     "GalleryService": {"RegistryInfo", "Refresh", "Install", "CancelInstall", "ChooseFolder"},
     "ForkService": {"Fork"},
+    "WorktreeService": {
+        "Worktrees", "SetIsolation", "MergeWorktree", "ResolveConflict", "DiscardWorktree",
+    },
 }  # fmt: skip
 
 

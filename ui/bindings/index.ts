@@ -13,6 +13,7 @@ export * as InboxService from "./InboxService";
 export * as SignInService from "./SignInService";
 export * as GalleryService from "./GalleryService";
 export * as ForkService from "./ForkService";
+export * as WorktreeService from "./WorktreeService";
 export * from "./events";
 export type * from "./models";
 export { On, call, ready } from "./runtime";

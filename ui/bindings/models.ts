@@ -180,6 +180,15 @@ export interface ConfigInfo {
   historyProblem: string;
 }
 
+/** One region both the folder and the worktree changed since the base, differently: the lines of each (text), and where it begins in the folder's file (1-based). */
+export interface ConflictHunk {
+  index: number;
+  line: number;
+  base: string;
+  ours: string;
+  theirs: string;
+}
+
 export interface Conversation {
   channel: Channel;
   busy: boolean;
@@ -308,6 +317,29 @@ export interface MemberSession {
   modes: ModeInfo[];
   mode: string;
   options: SessionOptionInfo[];
+}
+
+/** A channel member's isolation: `isolated` when its sessions work in the worktree (`configured`: the YAML's `isolation: worktree` asks it); `available` false with `reason` when its folder cannot be isolated. The worktree (`exists`) at `path` on `branch`, made from the folder's commit `base`, and its changed `files`. */
+export interface MemberWorktree {
+  agent: string;
+  isolated: boolean;
+  configured: boolean;
+  available: boolean;
+  reason: string;
+  folder: string;
+  exists: boolean;
+  path: string;
+  branch: string;
+  base: string;
+  files: WorktreeFile[];
+}
+
+/** What Merge into the folder did: the files written (`merged`, deleted ones included), those the folder already had as the worktree has them (`unchanged`), and the `conflicts` left for the person (their folder files untouched). */
+export interface MergeOutcome {
+  agent: string;
+  merged: string[];
+  unchanged: string[];
+  conflicts: WorktreeConflict[];
 }
 
 export interface Message {
@@ -621,4 +653,25 @@ export interface UsageChanged {
   channel: string;
   agent: string;
   usage: Usage;
+}
+
+/** A file Merge did not write: its conflict hunks to pick from. `whole` when the choice is for the whole file (binary, or deleted on one side: `oursDeleted` / `theirsDeleted`). `version` is the folder's file as listed (sha256, "" when absent): a choice made on an older listing is refused. */
+export interface WorktreeConflict {
+  path: string;
+  version: string;
+  whole: boolean;
+  binary: boolean;
+  oursDeleted: boolean;
+  theirsDeleted: boolean;
+  hunks: ConflictHunk[];
+}
+
+/** A file the worktree changed against its base commit: `path` relative to the repository's root (`/`-separated), `diff` unified from the base to the worktree ("" when binary). */
+export interface WorktreeFile {
+  path: string;
+  status: "added" | "modified" | "deleted";
+  diff: string;
+  additions: number;
+  deletions: number;
+  binary: boolean;
 }

@@ -57,9 +57,6 @@ describe("agentSessions", () => {
       description: "",
       direct: "",
       members: ["keeper"],
-      title: "",
-      createdAt: "",
-      lastActivity: "",
     });
     expect(await agentSessions.open("keeper", "old-1")).toBe(true);
     expect(service.OpenSession).toHaveBeenCalledWith("keeper", "old-1");
