@@ -18,6 +18,7 @@ from app.agents.sign_in_service import SignInService
 from app.channels.attachment_service import AttachmentService
 from app.channels.export.service import ExportService
 from app.channels.fork_service import ForkService
+from app.channels.handoffs.service import HandoffService
 from app.channels.service import ChannelService
 from app.channels.session_service import SessionService
 from app.config.service import ConfigService
@@ -42,6 +43,7 @@ class Api:
     InboxService: InboxService
     SignInService: SignInService
     GalleryService: GalleryService
+    HandoffService: HandoffService
     ForkService: ForkService
     WorktreeService: WorktreeService
 

@@ -25,6 +25,7 @@ from app.channels.attachment_service import AttachmentService
 from app.channels.export.service import ExportService
 from app.channels.fork_service import ForkService
 from app.channels.found_pages import FoundPages
+from app.channels.handoffs.service import HandoffService
 from app.channels.parts import ChannelParts
 from app.channels.service import ChannelService
 from app.channels.session_service import SessionService
@@ -114,6 +115,9 @@ class Sidekicks:
             InboxService=InboxService(parts, self._attention, core),
             SignInService=SignInService(self._supervisor, core, self._terminals, self.events),
             GalleryService=GalleryService(self._gallery, core),
+            HandoffService=HandoffService(
+                parts.registry, parts.publisher, parts.handoffs, parts.turns, core
+            ),
             ForkService=ForkService(parts, core),
             WorktreeService=WorktreeService(parts.isolation, parts.worktrees, core),
         )

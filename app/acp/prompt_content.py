@@ -22,6 +22,7 @@ from app.acp.prompts import (
     SNIFF_BYTES,
     PromptBlock,
     PromptFile,
+    PromptResource,
     PromptSupport,
     PromptText,
 )
@@ -67,6 +68,15 @@ def sdk_prompt(blocks: Sequence[PromptBlock], support: PromptSupport) -> list[An
     for block in blocks:
         if isinstance(block, PromptText):
             texts.append(block.text)
+            continue
+        if isinstance(block, PromptResource):
+            if support.embedded:
+                contents = TextResourceContents(
+                    uri=block.uri, text=block.text, mime_type=block.mime
+                )
+                files.append(EmbeddedResourceContentBlock(type="resource", resource=contents))
+            else:
+                texts.append(f"\n{block.title}\n{block.text}")
             continue
         sdk_block = _file_block(block, support)
         if isinstance(sdk_block, str):

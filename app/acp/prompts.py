@@ -9,7 +9,9 @@ Files are read when the prompt is sent, not when they were attached:
   `resource_link`s (the agent reads them itself);
 - an agent that declared no `promptCapabilities` at all gets a line per file in the text
   ("[attached: /abs/path (image/png, 12 KB)]"), which every agent understands;
-- a file gone since it was attached is a line that says so, whatever the agent supports.
+- a file gone since it was attached is a line that says so, whatever the agent supports;
+- Sidekicks' own text (`PromptResource`, a hand-off's changes and plan) goes as an embedded
+  `resource` when the agent takes embedded context, as text after the prompt otherwise.
 """
 
 from __future__ import annotations
@@ -38,7 +40,19 @@ class PromptFile:
     image: bool = False
 
 
-PromptBlock = PromptText | PromptFile
+@dataclass(frozen=True, slots=True)
+class PromptResource:
+    """Text Sidekicks hands the agent beside the prompt (issue 28: a hand-off's changes and
+    plan): an embedded `resource` block at `uri` when the agent takes embedded context,
+    otherwise `title` and the text after the prompt's text."""
+
+    uri: str
+    text: str
+    title: str
+    mime: str = "text/plain"
+
+
+PromptBlock = PromptText | PromptFile | PromptResource
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,7 +25,7 @@ from app.channels.state import ActiveTurn, CancelScope, ChannelState
 from app.channels.terminal_hub import TerminalHub
 from app.history.failures import failure_reason
 from app.i18n import _
-from app.models.conversation import Message, StopReason
+from app.models.conversation import Handoff, Message, StopReason
 from app.workspace.answer_watch import AnswerWatch
 from app.workspace.checkpointing import Checkpointing
 
@@ -65,14 +65,18 @@ class Answering:
         conn: AgentConnection,
         decided: Route,
         message: Message,
-    ) -> None:
-        """`agent` answers `message` through `conn` (its turn and its process are held)."""
+        handoff: Handoff | None = None,
+        extra: Sequence[PromptBlock] = (),
+    ) -> Message | None:
+        """`agent` answers `message` through `conn` (its turn and its process are held); the
+        answer once it ended (None when there was none). A hand-off (issue 28) marks its answer
+        `handoff` and sends `extra` (the previous answer's changes and plan) after the prompt."""
         try:
             session = await self._sessions.open(state, agent, conn)
         except Exception as err:
             note_details(err, conn.note)  # what the sentence leaves out, in the agent's log
             self._publisher.system(state, "agent-unavailable", agent, describe_error(err))
-            return
+            return None
         member = state.member(agent)
         prompt = decided.text
         if not decided.command:
@@ -86,14 +90,14 @@ class Answering:
             own = member.replay_own  # a fork's new session (app/channels/forking.py)
             prompt = build_prompt(decided.text, unseen, agent, state.channel.name, own)
             member.replay_own = False
-        started = new_message(state.id, "agent", agent=agent, done=False)
+        started = new_message(state.id, "agent", agent=agent, done=False, handoff=handoff)
         turn = ActiveTurn(agent, Answer(started, self._terminals.view), conn, session.session_id)
         state.turn = turn
         answer = turn.answer.message
         self._publisher.message(answer)
         try:
             turn.watch = await self._checkpoint(state.id, answer.id, agent, conn)
-            blocks = prompt_blocks(prompt, message.attachments)  # files read as it is sent
+            blocks = [*prompt_blocks(prompt, message.attachments), *extra]  # files read as sent
             stop_reason = await _await_prompt(state.scope, turn, blocks)
             # Some agents answer a cancel with end_turn.
             answer.stop_reason = "cancelled" if state.scope.cancelled else stop_reason
@@ -131,13 +135,14 @@ class Answering:
             self._end_answer(state, agent)
         self._publisher.message(answer)
         if state.closing:
-            return
+            return None
         member.last_seen = answer.id
         state.stored.last_responder = agent
         try:
             self._registry.save(state)
         except Exception:  # only who saw what is lost: the next agents still answer
             log.exception("could not keep a channel's record in history")
+        return answer
 
     async def _checkpoint(
         self, channel_id: str, message_id: str, agent: str, conn: AgentConnection

@@ -26,6 +26,7 @@ from app.channels.answering import Answering
 from app.channels.attachments import Attachments
 from app.channels.commands import CommandCatalog
 from app.channels.elicitations import ElicitationDesk
+from app.channels.handoffs.chain import HandoffChain
 from app.channels.isolation import ChannelIsolation
 from app.channels.membership import Membership
 from app.channels.opened_sessions import OpenedSessions
@@ -105,6 +106,8 @@ class ChannelParts:
             self.checkpointing,
             lambda channel, agent, conn: list(workspaces.roots(agent, conn, channel).folders),
         )
+        # Agents' answers that mention other members (issue 28), given each answer's changes.
+        self.handoffs = HandoffChain(self.registry, self.publisher, self.changes.changes)
         self.turns = Turns(
             self.registry,
             self.publisher,
@@ -113,6 +116,7 @@ class ChannelParts:
             answering,
             supervisor,
             self.terminals,
+            self.handoffs,
         )
         self.attachments = Attachments()
 

@@ -92,6 +92,7 @@ class Publisher:
                 busy=state.busy,
                 queued=len(state.queue_view()),
                 answering=state.answering,
+                handoff=state.handoff,
             ),
         )
 

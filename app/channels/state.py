@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from app.history.base import MemberSession, StoredChannel
-from app.models.conversation import Channel, Message, Usage
+from app.models.conversation import Channel, Handoff, Message, Usage
 from app.models.sessions import MemberSession as SessionOffer
 from app.workspace.answer_watch import AnswerWatch
 
@@ -66,6 +66,7 @@ class ChannelState:
     worker: asyncio.Task[None] | None = None
     due: list[str] = field(default_factory=list)  # agents still to answer the current message
     answering: str = ""  # whose turn it is, also while waiting for another channel
+    handoff: Handoff | None = None  # that turn is this hand-off (issue 28)
     scope: CancelScope = field(default_factory=CancelScope)
     turn: ActiveTurn | None = None
     closing: bool = False  # deleted, or the app closes: an interrupted answer is not kept

@@ -9,6 +9,10 @@ A message can be sent again (issue 17, resending.py): a user message as it was, 
 retried answer the message it answered, for that agent alone (its routing is forced, for that
 one message, on the run-time state: `_for_agent`). The queued messages Stop drops are kept here
 (not in history) so that they can be resent.
+
+Hand-offs (issue 28, app/channels/handoffs/): once the recipients of the person's message have
+answered, the members their answers mention answer in turn, each hop told its place in the
+chain; Stop drops the rest, Continue (past the budget) starts the worker on the held ones.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import logging
 
 from app.agents.supervisor import Supervisor
 from app.channels.answering import Answering
+from app.channels.handoffs.chain import HandoffChain, Hop
 from app.channels.membership import Membership
 from app.channels.permissions import PermissionBroker
 from app.channels.publishing import Publisher, new_message
@@ -49,7 +54,9 @@ class Turns:
         answering: Answering,
         supervisor: Supervisor,
         terminals: TerminalHub,
+        handoffs: HandoffChain | None = None,
     ) -> None:
+        self._handoffs = handoffs  # agents' answers that mention other members
         self._registry = registry
         self._publisher = publisher
         self._permissions = permissions
@@ -130,9 +137,17 @@ class Turns:
         state.worker = asyncio.get_running_loop().create_task(self._work(state))
         return message.id
 
-    async def _work(self, state: ChannelState) -> None:
+    def run_handoffs(self, state: ChannelState) -> None:
+        """Continue: the hand-offs now due are answered (by the worker under way, if any)."""
+        if not state.busy:
+            state.worker = asyncio.get_running_loop().create_task(self._work(state, True))
+
+    async def _work(self, state: ChannelState, handoffs_first: bool = False) -> None:
         self._publisher.turn(state)
         try:
+            if handoffs_first:
+                state.scope = CancelScope()
+                await self._hand_off(state)
             while state.queue:
                 message = state.queue.pop(0)
                 if message.queued and not self._keep_queued(message):
@@ -163,6 +178,8 @@ class Turns:
         return True
 
     async def _answer_message(self, state: ChannelState, message: Message) -> None:
+        if self._handoffs is not None:
+            self._handoffs.begin(state)  # each message of the person has the whole budget
         members = list(state.channel.members)
         decided = route(
             message.parts[0].text,
@@ -183,9 +200,28 @@ class Turns:
         while state.due and not state.scope.cancelled:
             agent = state.due.pop(0)
             await self._agent_turn(state, agent, decided, message)
+        await self._hand_off(state)
+
+    async def _hand_off(self, state: ChannelState) -> None:
+        """The hand-offs due, one after the other, as long as nobody stops them."""
+        chain = self._handoffs
+        while chain is not None and not state.scope.cancelled:
+            hop = chain.next_hop(state)
+            if hop is None:
+                return
+            state.handoff = hop.handoff  # the turn line says whose hand-off it is
+            try:
+                await self._agent_turn(state, hop.to, hop.route(), hop.answer, hop)
+            finally:
+                state.handoff = None
 
     async def _agent_turn(
-        self, state: ChannelState, agent: str, decided: Route, message: Message
+        self,
+        state: ChannelState,
+        agent: str,
+        decided: Route,
+        message: Message,
+        hop: Hop | None = None,
     ) -> None:
         lock = self.agent_lock(agent)
         state.answering = agent
@@ -200,10 +236,17 @@ class Turns:
             except UserError as err:
                 self._publisher.system(state, "agent-unavailable", agent, str(err))
                 return
+            handoff, extra = None, []
+            if hop is not None and self._handoffs is not None:
+                handoff, extra = hop.handoff, self._handoffs.blocks(state, hop)
             try:
-                await self._answering.answer(state, agent, conn, decided, message)
+                answer = await self._answering.answer(
+                    state, agent, conn, decided, message, handoff, extra
+                )
             finally:
                 self._supervisor.release(agent)
+            if self._handoffs is not None:
+                self._handoffs.answered(state, answer)
         finally:
             lock.release()
 
@@ -212,6 +255,8 @@ class Turns:
     async def cancel(self, state: ChannelState) -> None:
         state.scope.cancel()
         state.due = []
+        if self._handoffs is not None:
+            self._handoffs.stop(state)  # the chain ends, and says whom it did not reach
         for message in state.queue_view():  # dropped, and not kept in history (kept here)
             message.queued = False
             message.error = "cancelled"

@@ -51,6 +51,7 @@ SERVICES = {
         "SignInCode", "CancelSignIn",
     },
     "GalleryService": {"RegistryInfo", "Refresh", "Install", "CancelInstall", "ChooseFolder"},
+    "HandoffService": {"SetHandoffs", "ContinueHandoffs"},
     "ForkService": {"Fork"},
     "WorktreeService": {
         "Worktrees", "SetIsolation", "MergeWorktree", "ResolveConflict", "DiscardWorktree",

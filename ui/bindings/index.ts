@@ -12,6 +12,7 @@ export * as ExportService from "./ExportService";
 export * as InboxService from "./InboxService";
 export * as SignInService from "./SignInService";
 export * as GalleryService from "./GalleryService";
+export * as HandoffService from "./HandoffService";
 export * as ForkService from "./ForkService";
 export * as WorktreeService from "./WorktreeService";
 export * from "./events";

@@ -72,6 +72,7 @@ def test_a_file_swapped_for_a_pipe_before_the_second_member_reads_it_ends_that_t
 ) -> None:
     chat = two_readers(open_chat, tmp_path)
     room = chat.channels.Create("two", "", ["keeper", "rich"])
+    chat.sk.api.HandoffService.SetHandoffs(room.id, 0)  # the fakes echo the mentions
     notes = tmp_path / "notes.txt"
     notes.write_text("the notes", encoding="utf-8")
     attached = chat.sk.api.AttachmentService.AttachFile(room.id, str(notes))

@@ -60,6 +60,7 @@ def test_a_rejected_edit_fails_the_tool_call(chat: Chat) -> None:
 
 def test_mentions_join_and_answer_in_order_and_see_each_others_work(chat: Chat) -> None:
     dev = chat.channels.Create("dev", "the dev room")
+    chat.sk.api.HandoffService.SetHandoffs(dev.id, 0)  # the fakes echo the mentions
     mark = chat.log.mark()
     chat.channels.Send(dev.id, "hello everyone")
     chat.system(dev.id, "no-recipient", since=mark)

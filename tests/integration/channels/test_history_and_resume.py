@@ -171,6 +171,7 @@ def test_a_message_that_waited_in_the_queue_stays_where_it_was_sent_after_a_rest
     # (and shown) after both, and must stay there in history and in what agents are given.
     chat = open_chat()
     room = chat.channels.Create("order")
+    chat.sk.api.HandoffService.SetHandoffs(room.id, 0)  # the fakes echo the mentions
     mark = chat.log.mark()
     first = chat.channels.Send(room.id, "@alpha @beta first")
     second = chat.channels.Send(room.id, "second")
