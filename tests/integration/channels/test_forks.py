@@ -16,6 +16,7 @@ import pytest
 
 from app import Sidekicks
 from app.core.errors import UserError
+from tests.integration.channels.attachments_setup import png_base64
 from tests.integration.channels.conftest import FAST, Chat
 from tests.waiting import EventLog
 
@@ -207,3 +208,21 @@ def test_only_a_kept_message_forks(app: Chat) -> None:
     with pytest.raises(UserError):
         fork(app, "01NOTACHANNEL0000000000000", "01NOTAMESSAGE0000000000000")
     assert [c.id for c in app.channels.List()] == [source.id]
+
+
+def test_a_forks_pasted_images_are_its_own(app: Chat) -> None:
+    source = app.channels.Direct("plain")
+    image = app.sk.api.AttachmentService.AttachImage(
+        source.id, "shot.png", "image/png", png_base64()
+    )
+    mark = app.log.mark()
+    sent = app.channels.Send(source.id, "look", [image.id])
+    app.finished(source.id, "plain", since=mark)
+    app.idle(source.id, since=mark)
+    forked = fork(app, source.id, sent)
+    (copied,) = [m for m in app.channels.Conversation(forked.id)["messages"] if m["attachments"]]
+    (attached,) = copied["attachments"]
+    assert Path(attached["path"]).parent.name == forked.id
+    assert Path(attached["path"]).read_bytes() == Path(image.path).read_bytes()
+    app.channels.Delete(source.id)  # its images go with it; the fork's stay
+    assert not Path(image.path).exists() and Path(attached["path"]).exists()
