@@ -1,7 +1,7 @@
 """Fork from here in the real window (issue 28): on a message in the middle of a conversation,
 the action opens the fork, which shows the history up to that message and no further, and a
 new message there is answered (by a new session given that history: the agent's session had
-gone on past the message). Screenshot: test-output/screenshots/fork.png."""
+gone on past the message); its start leads back to the source. Screenshot: test-output/screenshots/fork.png."""
 
 from __future__ import annotations
 
@@ -77,3 +77,9 @@ def test_fork_from_a_middle_message_opens_the_history_up_to_it(app: Page) -> Non
     page.screenshot(path=str(SHOTS / "fork.png"))
     forks = [c for c in api(page, "ChannelService", "List") if c.get("forkedFrom")]
     assert [f["forkedFrom"]["channel"] for f in forks] == [source["id"]]
+
+    # Its start says where it came from, and leads back to the message it was forked at.
+    origin = page.locator(f"{CONVERSATION} [data-testid=fork-origin]")
+    expect(origin).to_contain_text("Forked from #room.")
+    origin.locator("[data-testid=fork-origin-link]").click()
+    page.wait_for_selector(f"{CONVERSATION}[data-channel='{source['id']}']", timeout=WAIT)
