@@ -93,6 +93,7 @@ class ChannelParts:
         self.sessions = Sessions(self.registry, streaming, self.settings, workspaces)
         # Members in Git worktrees of their folders (issue 28): their sessions work there.
         self.isolation = Isolation()
+        self.registry.on_remove.append(self.isolation.forget_channel)
         self.worktrees = ChannelIsolation(self.registry, supervisor, self.sessions, self.isolation)
         workspaces.member_cwd = self.terminals.member_cwd = self.worktrees.cwd
         workspaces.prepare_member = self.worktrees.prepare

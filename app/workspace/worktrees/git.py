@@ -117,10 +117,12 @@ class Changed:
     theirs: bytes | None
 
 
-def changed_files(path: Path, base: str) -> list[Changed]:
+def changed_files(path: Path, base: str, root: Path) -> list[Changed]:
     """The worktree's files that differ from the base commit: its commits and its uncommitted
-    and untracked files alike (the working tree against the commit; ignored files left out)."""
+    and untracked files alike (the working tree against the commit; ignored files left out).
+    `root`: the folder's repository, which the worktree's `.git` file must lead to."""
     repo = pygit2.Repository(str(path))
+    _check_gitdir(repo, root)
     tree = repo[base].peel(pygit2.Tree)
     flags = (
         pygit2.enums.DiffOption.INCLUDE_UNTRACKED
@@ -137,6 +139,15 @@ def changed_files(path: Path, base: str) -> list[Changed]:
         if before != after:
             found.append(Changed(name, before, after))
     return sorted(found, key=lambda c: c.path)
+
+
+def _check_gitdir(worktree: pygit2.Repository, root: Path) -> None:
+    """The worktree's `.git` file is a file of the agent's folder: one rewritten to lead to
+    another repository is refused rather than read."""
+    found = pygit2.discover_repository(str(root))
+    common = Path(os.path.realpath(found)) / "worktrees" if found else None
+    if common is None or not Path(os.path.realpath(worktree.path)).is_relative_to(common):
+        raise UserError(_("The worktree no longer leads to its folder's repository: discard it"))
 
 
 def _in_tree(tree: pygit2.Tree, name: str) -> bool:

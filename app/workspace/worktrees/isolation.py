@@ -20,6 +20,7 @@ from pathlib import Path
 
 from app.core.atomic import write_atomic
 from app.core.errors import UserError
+from app.core.tasks import Background
 from app.i18n import _
 from app.workspace.app_files import WORKTREES
 from app.workspace.worktrees import git
@@ -42,6 +43,7 @@ class Isolation:
         self._folder: Path | None = None
         self._records: dict[tuple[str, str], Record] = {}
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self._background = Background()  # a deleted channel's worktrees being removed
 
     def open(self, data_folder: Path | None) -> None:
         """The data folder's worktrees (none without one: isolation is then refused)."""
@@ -104,6 +106,27 @@ class Isolation:
             self._records.pop((channel, agent), None)
             if self._folder is not None:
                 self._file(channel, agent).unlink(missing_ok=True)
+
+    def forget_channel(self, channel: str) -> None:
+        """A deleted channel's worktrees and branches go with it (as its checkpoints do), in
+        the background; a failure is logged, the rest removed."""
+        if self._folder is None or not (self._folder / channel).is_dir():
+            return
+        agents = [f.stem for f in (self._folder / channel).glob("*.json")]
+        self._background.start(self._forget(channel, agents))
+
+    async def _forget(self, channel: str, agents: list[str]) -> None:
+        for agent in agents:
+            try:
+                await self.remove(channel, agent)
+            except Exception:
+                log.exception("could not remove the worktree of %s in %s", agent, channel)
+        if self._folder is not None:
+            await asyncio.to_thread(shutil.rmtree, self._folder / channel, True)
+
+    async def settled(self) -> None:
+        """Returns once the removals started so far have ended (tests)."""
+        await self._background.wait()
 
     def _file(self, channel: str, agent: str) -> Path:
         return self.path(channel, agent).with_name(f"{agent}.json")

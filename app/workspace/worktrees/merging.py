@@ -21,9 +21,9 @@ from app.workspace.roots import Roots
 from app.workspace.worktrees import git, merge3
 
 
-def listing(path: Path, base: str) -> list[WorktreeFile]:
+def listing(path: Path, base: str, root: Path) -> list[WorktreeFile]:
     """The worktree's changed files against its base, with their diffs."""
-    return [_listed(changed) for changed in git.changed_files(path, base)]
+    return [_listed(changed) for changed in git.changed_files(path, base, root)]
 
 
 def _listed(changed: git.Changed) -> WorktreeFile:
@@ -44,7 +44,7 @@ def _listed(changed: git.Changed) -> WorktreeFile:
 def merge(agent: str, worktree: Path, base: str, root: Path) -> MergeOutcome:
     """Merges every changed file of the worktree into the repository's working tree `root`."""
     outcome = MergeOutcome(agent=agent)
-    for changed in git.changed_files(worktree, base):
+    for changed in git.changed_files(worktree, base, root):
         target = root / changed.path
         ours = _current(target, root)
         if ours == changed.theirs:
@@ -72,7 +72,7 @@ def resolve(
 ) -> None:
     """Writes the conflicting file `path` with one choice per conflict hunk (one for the
     whole file); refused when the folder's file is no longer the one listed (`version`)."""
-    changed = next((c for c in git.changed_files(worktree, base) if c.path == path), None)
+    changed = next((c for c in git.changed_files(worktree, base, root) if c.path == path), None)
     if changed is None:
         raise UserError(_("{path} is no longer changed in the worktree").format(path=path))
     target = root / changed.path

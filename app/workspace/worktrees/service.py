@@ -141,7 +141,9 @@ class WorktreeService:
             record = self._isolation.record(channel, agent)
             view.exists, view.base = True, record.base
             view.path = str(self._isolation.path(channel, agent))
-            view.files = await asyncio.to_thread(merging.listing, Path(view.path), record.base)
+            view.files = await asyncio.to_thread(
+                merging.listing, Path(view.path), record.base, Path(record.root)
+            )
         return view
 
     def _member(self, channel: str, agent: str) -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from app.core.errors import UserError
 from tests.integration.workspace.conftest import Desk, config_text
+from tests.waiting import wait_for
 from tests.worktree_repos import committed
 
 
@@ -90,3 +91,14 @@ def test_the_configuration_s_isolation_applies_in_every_channel(
     [view] = desk.sk.api.WorktreeService.Worktrees(room)
     assert view.exists and (Path(view.path) / "yaml.txt").exists()
     assert not (desk.work / "yaml.txt").exists()
+
+
+def test_a_deleted_channel_takes_its_worktrees_along(desk: Desk) -> None:
+    committed(desk.work, {"a.txt": "one\n"})
+    room = desk.channels.Create("room", "", ["writer"]).id
+    worktree = Path(desk.sk.api.WorktreeService.SetIsolation(room, "writer", True).path)
+    assert worktree.is_dir()
+    desk.channels.Delete(room)
+    wait_for(lambda: not worktree.exists() and not worktree.parent.exists())
+    repo = pygit2.Repository(str(desk.work))
+    assert repo.list_worktrees() == [] and f"sidekicks/{room}/writer" not in repo.branches

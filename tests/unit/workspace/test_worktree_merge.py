@@ -32,7 +32,7 @@ def test_the_worktree_is_on_its_branch_from_head(made: tuple[Path, Path, str]) -
     assert "sidekicks/c1/bob" in repo.listall_branches()
     assert (worktree / "a.txt").read_text() == TEXT
     assert pygit2.Repository(str(worktree)).head.shorthand == "sidekicks/c1/bob"
-    assert git.changed_files(worktree, base) == []
+    assert git.changed_files(worktree, base, folder) == []
 
 
 def test_a_folder_that_is_no_repository_or_has_no_commit_is_refused(tmp_path: Path) -> None:
@@ -50,7 +50,7 @@ def test_a_clean_merge_writes_each_side_s_changes(made: tuple[Path, Path, str]) 
     (worktree / "new" / "x.txt").parent.mkdir()
     (worktree / "new" / "x.txt").write_text("new\n")
     (worktree / "gone.txt").unlink()
-    listed = {f.path: f for f in merging.listing(worktree, base)}
+    listed = {f.path: f for f in merging.listing(worktree, base, folder)}
     assert {p: f.status for p, f in listed.items()} == {
         "a.txt": "modified", "gone.txt": "deleted", "new/x.txt": "added",
     }  # fmt: skip
@@ -137,3 +137,13 @@ def test_diff3_regions() -> None:
     [conflict] = merge3.conflicts(merged("", "x\n", "y\n"))  # added on both sides
     assert (conflict.ours, conflict.theirs) == ((b"x\n",), (b"y\n",))
     assert merge3.resolved(merged("", "x\n", "y\n"), ["both"]) == b"x\ny\n"
+
+
+def test_a_git_file_rewritten_to_another_repository_is_refused(
+    made: tuple[Path, Path, str], tmp_path: Path
+) -> None:
+    folder, worktree, base = made
+    committed(tmp_path / "elsewhere", {"secret.txt": "theirs\n"})
+    (worktree / ".git").write_text(f"gitdir: {tmp_path / 'elsewhere' / '.git'}\n")
+    with pytest.raises(UserError, match="no longer leads"):
+        merging.merge("bob", worktree, base, folder)
