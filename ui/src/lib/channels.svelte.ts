@@ -1,4 +1,5 @@
 // Channels and direct conversations (ChannelService.List()), kept current by `channels:changed`.
+// An agent's several direct conversations are grouped by frame/conversations.ts (issue 28).
 
 import { ChannelService, On, type Channel } from "../../bindings";
 import { messageOf } from "./errors";
@@ -12,11 +13,6 @@ class ChannelsStore {
   /** Named channels, oldest first. */
   get channels(): Channel[] {
     return this.all.filter((c) => !c.direct);
-  }
-
-  /** The direct conversation of each agent that has one, by agent name. */
-  get directs(): Map<string, Channel> {
-    return new Map(this.all.filter((c) => c.direct).map((c) => [c.direct, c]));
   }
 
   byId(id: string): Channel | undefined {
