@@ -59,6 +59,7 @@ class ChannelRegistry:
         return self.states.get(state.id) is state
 
     def add(self, state: ChannelState) -> None:
+        dated(state.channel)  # one made without its times (a fork…): when its id was made
         self.states[state.id] = state
         self.save(state)
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 from app.channels.conversation_times import dated, id_time
 from app.channels.conversations import TITLE_MAX, short_title
 from app.channels.publishing import now_iso
+from app.channels.registry import ChannelRegistry
+from app.channels.state import ChannelState
 from app.core.ids import new_id
+from app.history.base import StoredChannel
 from app.models.conversation import Channel
 
 
@@ -38,3 +41,11 @@ def test_an_old_record_is_dated_by_its_id() -> None:
     kept = Channel(id=new_id(), created_at="2026-01-01T00:00:00.000Z")
     dated(kept)
     assert kept.created_at == "2026-01-01T00:00:00.000Z" == kept.last_activity
+
+
+def test_a_channel_added_without_its_times_gets_them_from_its_id() -> None:
+    registry = ChannelRegistry()
+    channel = Channel(id=new_id(), name="made elsewhere")
+    registry.add(ChannelState(StoredChannel(channel=channel)))
+    assert channel.created_at == id_time(channel.id) == channel.last_activity
+    registry.detach()
