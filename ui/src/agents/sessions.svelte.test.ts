@@ -57,6 +57,7 @@ describe("agentSessions", () => {
       description: "",
       direct: "",
       members: ["keeper"],
+      handoffs: 3,
     });
     expect(await agentSessions.open("keeper", "old-1")).toBe(true);
     expect(service.OpenSession).toHaveBeenCalledWith("keeper", "old-1");

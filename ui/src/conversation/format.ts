@@ -1,6 +1,6 @@
 // Words and times shown in a conversation (every string through t(), with literal msgids).
 
-import type { Message } from "../../bindings";
+import type { Handoff, Message } from "../../bindings";
 import { i18n, t } from "../lib/i18n.svelte";
 
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
@@ -48,9 +48,34 @@ export function systemText(message: Message): string {
       return message.agent
         ? t("Folders restored to before @{agent}'s answer", { agent: message.agent })
         : t("Folders restored to before an earlier answer");
+    case "handoff-limit":
+      return t("{agent} asked {to}; the hand-off budget ({budget}) is reached", {
+        agent,
+        to: mentionList(message.handoff?.to ?? []),
+        budget: message.handoff?.budget ?? 0,
+      });
+    case "handoffs-stopped":
+      return t("Stopped: the hand-offs to {to} were not sent", {
+        to: mentionList(message.handoff?.to ?? []),
+      });
     default:
       return message.error;
   }
+}
+
+/** Agents as "@bob, @carol" (issue 28's hand-off lines). */
+export function mentionList(agents: readonly string[]): string {
+  return agents.map((agent) => `@${agent}`).join(", ");
+}
+
+/** The turn line's words for a hand-off (issue 28): "@bob, hand-off 2 of 3, from @alice". */
+export function handoffText(agent: string, handoff: Handoff): string {
+  return t("{agent}, hand-off {index} of {budget}, from {from}", {
+    agent: `@${agent}`,
+    index: handoff.index,
+    budget: handoff.budget,
+    from: `@${handoff.fromAgent}`,
+  });
 }
 
 /** An error's first line (the reason), and the lines after it (often the agent's stderr). */

@@ -18,6 +18,7 @@ import {
   SearchService,
   type AroundPage,
   type Channel,
+  type Handoff,
   type Message,
   type MessageDelta,
   type PermissionRequested,
@@ -86,6 +87,8 @@ export class ConversationModel {
   busy = $state(false);
   queuedCount = $state(0);
   answering = $state("");
+  /** The turn under way is this hand-off (issue 28; null for the person's message). */
+  handoff = $state.raw<Handoff | null>(null);
   usage = $state.raw<Record<string, Usage>>({});
   permissions = $state.raw<PermissionRequested[]>([]);
   resolved = $state.raw<ResolvedPermission[]>([]);
@@ -294,6 +297,7 @@ export class ConversationModel {
           this.busy = turn.busy;
           this.queuedCount = turn.queued;
           this.answering = turn.answering;
+          this.handoff = turn.handoff;
         });
       }),
       On("usage:changed", ({ channel, agent, usage }) => {

@@ -52,6 +52,7 @@ function message(id: string, queued = false): Message {
     errorDetails: "",
     code: null,
     attachments: [],
+    handoff: null,
   };
 }
 
