@@ -83,6 +83,14 @@ class ChannelRegistry:
         self.history.add_message(message)
         self.search.add(message)
 
+    def add_holding(self, state: ChannelState, messages: list[Message]) -> None:
+        """Adds a channel that holds `messages` from the start (a fork, issue 28): they are
+        stored first, in one transaction, then its record, then they are indexed — a crash
+        in between never leaves a channel with part of them."""
+        self.history.add_messages(messages)
+        self.add(state)
+        self.search.add_all(state.id, messages)
+
 
 def _shown_name(channel: Channel) -> str:
     """What search results call the conversation: the channel's name, or the agent's."""

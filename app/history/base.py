@@ -133,6 +133,10 @@ class History(Protocol):
         id, is replaced where it stands). A channel's messages are in the order they were
         kept, which is the order the page showed them in, not their ids' order."""
 
+    def add_messages(self, messages: list[Message]) -> None:
+        """`add_message` of each, in order, in one transaction: all of them kept or none (a
+        fork's copied history, issue 28)."""
+
     def last_messages(self, channel_id: str, limit: int = PAGE) -> tuple[list[Message], bool]:
         """The channel's last `limit` messages, oldest first, and whether older ones exist."""
 

@@ -190,6 +190,26 @@ class LmdbHistory(LmdbChanges, LmdbWindows):
         position = self._lmdb.write(add)
         self._checks.written(prefix, position)
 
+    def add_messages(self, messages: list[Message]) -> None:
+        """Every message in one write transaction (a commit per message, with its sync, costs
+        about 0.5 ms here: a fork of thousands would hold the loop for seconds)."""
+        encoded = [(required_prefix(m.channel), m.id.encode(), encode_message(m)) for m in messages]
+
+        def add(txn: lmdb.Transaction[bytes]) -> list[tuple[bytes, int]]:
+            written = []
+            for prefix, message_id, value in encoded:
+                id_key = prefix + message_id
+                position = txn.get(id_key, db=self._positions)
+                if position is None:
+                    position = next_position(txn, self._timeline, prefix)
+                    txn.put(id_key, position, db=self._positions)
+                txn.put(prefix + position, value, db=self._timeline)
+                written.append((prefix, int.from_bytes(position, "big")))
+            return written
+
+        for prefix, position in self._lmdb.write(add):
+            self._checks.written(prefix, position)
+
     def last_messages(self, channel_id: str, limit: int = PAGE) -> tuple[list[Message], bool]:
         return self.last_records(channel_id, limit).decoded()
 

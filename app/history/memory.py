@@ -100,6 +100,13 @@ class MemoryHistory:
             found = self._messages.setdefault(message.channel, _ChannelMessages())
             found.add(message.id, record)
 
+    def add_messages(self, messages: list[Message]) -> None:
+        records = [(m, encode_message(m)) for m in messages]
+        with self._lock:
+            for message, record in records:
+                found = self._messages.setdefault(message.channel, _ChannelMessages())
+                found.add(message.id, record)
+
     def last_messages(self, channel_id: str, limit: int = PAGE) -> tuple[list[Message], bool]:
         return self.last_records(channel_id, limit).decoded()
 

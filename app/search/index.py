@@ -74,6 +74,25 @@ class SearchIndex:
             else:
                 self._file.checkpoints.committed()
 
+    def add_all(self, channel_id: str, messages: list[Message]) -> None:
+        """`add` of many messages of one channel just stored, in one transaction."""
+        if self._file.unavailable or not messages:
+            return
+        rows = [message_row(m) for m in messages]
+        last = stored_last(self.history, channel_id)
+        with self._write_lock:
+            if self._file.conn is None:
+                return
+            try:
+                with self._file.conn:
+                    store.put(self._file.conn, rows)
+                    if channel_id not in self._standing.behind and last is not None:
+                        store.set_progress(self._file.conn, channel_id, last)
+            except sqlite3.Error as error:
+                self._failed(channel_id, error)
+            else:
+                self._file.checkpoints.committed()
+
     def delete_channel(self, channel_id: str) -> None:
         """Forgets the channel (deleted from the history): unseen at once, its rows removed a
         page at a time by the catch-up thread (a large channel takes a minute); never

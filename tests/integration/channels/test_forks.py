@@ -102,6 +102,8 @@ def test_a_conversation_forked_at_its_end_forks_the_agents_session(app: Chat) ->
         m["id"] for m in app.channels.Conversation(source.id)["messages"]
     }
     assert forked.id in [c.id for c in app.channels.List()]
+    found = app.sk.api.SearchService.Search("two", forked.id)  # indexed with the copy
+    assert [h.message_id for h in found.results] == [m["id"] for m in copied[-2:]][::-1]
 
     answer = ask(app, forked.id, "forker", "three")
     assert [c.title for c in app.channels.List() if c.id == forked.id] == ["one (fork)"]
