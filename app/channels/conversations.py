@@ -16,6 +16,8 @@ Choices (docs/conversations.md "Several conversations per agent"):
 
 from __future__ import annotations
 
+import logging
+
 from app.acp.session_titles import title_text
 from app.channels.publishing import Publisher, now_iso
 from app.channels.registry import ChannelRegistry
@@ -23,8 +25,11 @@ from app.channels.state import ChannelState
 from app.core.errors import UserError
 from app.core.ids import new_id
 from app.history.base import StoredChannel
+from app.history.failures import HistoryWriteError
 from app.i18n import _
 from app.models.conversation import Channel
+
+log = logging.getLogger(__name__)
 
 TITLE_MAX = 64  # characters: a title is one sidebar line (app/channels/membership.py's limit)
 
@@ -67,8 +72,11 @@ class Conversations:
         channel.last_activity = now_iso()
         if not state.stored.title_by and (title := short_title(text)):
             channel.title, state.stored.title_by = title, "message"
-        self._registry.save(state)
-        self._publisher.channels()
+        try:
+            self._registry.save(state)
+        except HistoryWriteError as err:  # the message is sent: this never refuses it
+            log.warning("could not keep the title and time of %s: %s", state.id, err)
+        self._publisher.channels()  # shown meanwhile; the record's next save keeps them
 
     def titled(self, state: ChannelState, title: str) -> None:
         """The agent titled its session here (`session_info_update`): the conversation's title,
