@@ -85,6 +85,7 @@ class Forking:
         except Exception as err:  # a full disk: no half fork is left
             log.exception("could not keep a fork")
             self._registry.remove(state)
+            self._attachments.delete_channel(channel.id)  # the images copied for it
             raise UserError(
                 _("the conversation could not be forked: {reason}").format(
                     reason=failure_reason(err)

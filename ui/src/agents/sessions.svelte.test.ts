@@ -58,6 +58,7 @@ describe("agentSessions", () => {
       direct: "",
       members: ["keeper"],
       handoffs: 3,
+      forkedFrom: null,
     });
     expect(await agentSessions.open("keeper", "old-1")).toBe(true);
     expect(service.OpenSession).toHaveBeenCalledWith("keeper", "old-1");
