@@ -51,6 +51,13 @@ PRINTED = {
         r"ratio nothing changed / anchor : {n}x",
         r"peak RSS growth +: {n} MiB",
     ),
+    "handoffs": (
+        r"direct answer \(anchor\) +: +{n} ms an answer",
+        r"hand-off chain +: +{n} ms an answer",
+        r"ratio chain/anchor +: +{n}",
+        r"core's own cost per hop +: median +{n} ms, max {n} ms",
+        r"ratio hop cost/anchor start : +{n}",
+    ),
     "fs_read": (
         r"through the agent connection : median +{n} ms",
         r"plain Python read \(anchor\) +: median +{n} ms",
