@@ -130,11 +130,7 @@ class WorktreeService:
             branch=git.branch_name(channel, agent),
         )
         try:
-            if folder is None:
-                raise UserError(
-                    _("@{agent} has no folder of its own (no `cwd`)").format(agent=agent)
-                )
-            await asyncio.to_thread(git.folder_repo, folder)
+            await asyncio.to_thread(git.folder_repo, self._folder(agent))
         except UserError as refusal:
             view.available, view.reason = False, str(refusal)
         if self._isolation.exists(channel, agent):
