@@ -28,7 +28,7 @@ SERVICES = {
         "List", "Create", "Rename", "Delete", "AddMember", "RemoveMember", "Direct", "Send",
         "Cancel", "AnswerPermission", "AnswerElicitation", "Conversation", "Older", "Commands",
         "Prepare", "Resend",
-        "NewSession", "OpenSession",
+        "NewSession", "OpenSession", "NewConversation",
     },
     "SessionService": {"SetMode", "SetOption"},
     "ChangesService": {"Changes", "Revert", "RevertHunk"},

@@ -59,6 +59,9 @@ describe("agentSessions", () => {
       members: ["keeper"],
       handoffs: 3,
       forkedFrom: null,
+      title: "",
+      createdAt: "",
+      lastActivity: "",
     });
     expect(await agentSessions.open("keeper", "old-1")).toBe(true);
     expect(service.OpenSession).toHaveBeenCalledWith("keeper", "old-1");

@@ -1,7 +1,8 @@
 // Conversation actions the sidebar and the views share.
 
 import { ChannelService, type Channel } from "../../bindings";
-import { dialogs } from "../lib/dialogs.svelte";
+import { channels } from "../lib/channels.svelte";
+import { dialogs, type Question } from "../lib/dialogs.svelte";
 import { messageOf } from "../lib/errors";
 import { t } from "../lib/i18n.svelte";
 import { navigation } from "../lib/navigation.svelte";
@@ -20,18 +21,10 @@ export async function openDirect(agent: string): Promise<void> {
   }
 }
 
-/** Asks, then deletes the channel and all its messages; resolves to whether it was deleted. */
+/** Asks, then deletes the channel (or direct conversation, issue 28) and all its messages;
+ *  resolves to whether it was deleted. */
 export async function deleteChannel(channel: Channel): Promise<boolean> {
-  const choice = await dialogs.ask({
-    title: t("Delete #{channel}?", { channel: channel.name }),
-    message: t(
-      "Its answers in progress are stopped, and the channel is deleted with all its messages. This cannot be undone.",
-    ),
-    choices: [
-      { id: "cancel", label: t("Cancel"), kind: "plain" },
-      { id: "delete", label: t("Delete the channel"), kind: "danger" },
-    ],
-  });
+  const choice = await dialogs.ask(channel.direct ? directQuestion(channel) : channelQuestion(channel));
   if (choice !== "delete") return false;
   try {
     await ChannelService.Delete(channel.id);
@@ -44,6 +37,46 @@ export async function deleteChannel(channel: Channel): Promise<boolean> {
     return false;
   }
   const view = navigation.view;
-  if (view.kind === "channel" && view.id === channel.id) await navigation.go({ kind: "agents" });
+  if (view.kind === "channel" && view.id === channel.id) {
+    // A deleted conversation gives way to the agent's newest other one, if it has one.
+    const next = channel.direct ? latestOtherWith(channel) : undefined;
+    await navigation.go(next ? { kind: "channel", id: next.id } : { kind: "agents" });
+  }
   return true;
+}
+
+/** The agent's most recently used conversation other than `channel`. */
+function latestOtherWith(channel: Channel): Channel | undefined {
+  const when = (c: Channel): string => c.lastActivity || c.createdAt;
+  return channels.all
+    .filter((c) => c.direct === channel.direct && c.id !== channel.id)
+    .reduce<Channel | undefined>((best, c) => (!best || when(c) > when(best) ? c : best), undefined);
+}
+
+function channelQuestion(channel: Channel): Question {
+  return {
+    title: t("Delete #{channel}?", { channel: channel.name }),
+    message: t(
+      "Its answers in progress are stopped, and the channel is deleted with all its messages. This cannot be undone.",
+    ),
+    choices: [
+      { id: "cancel", label: t("Cancel"), kind: "plain" },
+      { id: "delete", label: t("Delete the channel"), kind: "danger" },
+    ],
+  };
+}
+
+function directQuestion(channel: Channel): Question {
+  return {
+    title: channel.title
+      ? t("Delete the conversation “{title}”?", { title: channel.title })
+      : t("Delete this conversation?"),
+    message: t(
+      "Its answer in progress is stopped, and the conversation is deleted with all its messages. This cannot be undone.",
+    ),
+    choices: [
+      { id: "cancel", label: t("Cancel"), kind: "plain" },
+      { id: "delete", label: t("Delete the conversation"), kind: "danger" },
+    ],
+  };
 }
