@@ -69,8 +69,20 @@ def folder_repo(folder: Path) -> FolderRepo:
 
 def create(folder: Path, channel: str, agent: str, path: Path) -> str:
     """Makes the worktree at `path` on a new branch from the folder's HEAD; the base commit's
-    id. A branch left by an earlier worktree of the same member is reused (its commits kept)."""
+    id. A branch left by an earlier worktree of the same member is reused (its commits kept).
+    What Git refuses (a branch name taken by a file ref, a locked repository) is a sentence."""
     where = folder_repo(folder)
+    try:
+        return _create(where, channel, agent, path)
+    except (pygit2.GitError, OSError) as error:  # libgit2's errors come as either
+        raise UserError(
+            _("The worktree of {folder} could not be made: {error}").format(
+                folder=folder, error=error
+            )
+        ) from None
+
+
+def _create(where: FolderRepo, channel: str, agent: str, path: Path) -> str:
     repo = pygit2.Repository(str(where.root))
     head = repo.head.peel(pygit2.Commit)
     name = branch_name(channel, agent)

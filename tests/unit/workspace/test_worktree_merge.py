@@ -147,3 +147,11 @@ def test_a_git_file_rewritten_to_another_repository_is_refused(
     (worktree / ".git").write_text(f"gitdir: {tmp_path / 'elsewhere' / '.git'}\n")
     with pytest.raises(UserError, match="no longer leads"):
         merging.merge("bob", worktree, base, folder)
+
+
+def test_what_git_refuses_is_a_sentence(tmp_path: Path) -> None:
+    folder = tmp_path / "folder"
+    repo = committed(folder, {"a.txt": "a\n"})
+    repo.create_branch("sidekicks", repo.head.peel(pygit2.Commit))  # sidekicks/... cannot be
+    with pytest.raises(UserError, match="could not be made"):
+        git.create(folder, "c1", "bob", tmp_path / "wt")
