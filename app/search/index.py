@@ -57,25 +57,11 @@ class SearchIndex:
 
     def add(self, message: Message) -> None:
         """Indexes a message just stored (or replaces it, same id); never raises."""
-        if self._file.unavailable:
-            return
-        row = message_row(message)
-        last = stored_last(self.history, message.channel)
-        with self._write_lock:
-            if self._file.conn is None:
-                return
-            try:
-                with self._file.conn:
-                    store.put(self._file.conn, [row])
-                    if message.channel not in self._standing.behind and last is not None:
-                        store.set_progress(self._file.conn, message.channel, last)
-            except sqlite3.Error as error:
-                self._failed(message.channel, error)
-            else:
-                self._file.checkpoints.committed()
+        self.add_all(message.channel, [message])
 
     def add_all(self, channel_id: str, messages: list[Message]) -> None:
-        """`add` of many messages of one channel just stored, in one transaction."""
+        """Indexes messages of one channel just stored (or replaces them, same ids), in one
+        transaction; never raises."""
         if self._file.unavailable or not messages:
             return
         rows = [message_row(m) for m in messages]
