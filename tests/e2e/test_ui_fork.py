@@ -1,7 +1,8 @@
 """Fork from here in the real window (issue 28): on a message in the middle of a conversation,
 the action opens the fork, which shows the history up to that message and no further, and a
 new message there is answered (by a new session given that history: the agent's session had
-gone on past the message); its start leads back to the source. Screenshot: test-output/screenshots/fork.png."""
+gone on past the message); its start leads back to the source. Screenshot:
+test-output/screenshots/fork.png."""
 
 from __future__ import annotations
 
