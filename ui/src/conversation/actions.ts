@@ -7,10 +7,11 @@ import { messageOf } from "../lib/errors";
 import { t } from "../lib/i18n.svelte";
 import { navigation } from "../lib/navigation.svelte";
 
-/** Opens the direct conversation with `agent` (created the first time). */
+/** Opens the agent's most recently used conversation (issue 28: it may have several), or its
+ *  direct conversation (created the first time). */
 export async function openDirect(agent: string): Promise<void> {
   try {
-    const channel = await ChannelService.Direct(agent);
+    const channel = latestWith(agent) ?? (await ChannelService.Direct(agent));
     await navigation.go({ kind: "channel", id: channel.id });
   } catch (err) {
     await dialogs.ask({
@@ -39,17 +40,17 @@ export async function deleteChannel(channel: Channel): Promise<boolean> {
   const view = navigation.view;
   if (view.kind === "channel" && view.id === channel.id) {
     // A deleted conversation gives way to the agent's newest other one, if it has one.
-    const next = channel.direct ? latestOtherWith(channel) : undefined;
+    const next = channel.direct ? latestWith(channel.direct, channel.id) : undefined;
     await navigation.go(next ? { kind: "channel", id: next.id } : { kind: "agents" });
   }
   return true;
 }
 
-/** The agent's most recently used conversation other than `channel`. */
-function latestOtherWith(channel: Channel): Channel | undefined {
+/** The agent's most recently used conversation (but `other`), if it has one. */
+function latestWith(agent: string, other = ""): Channel | undefined {
   const when = (c: Channel): string => c.lastActivity || c.createdAt;
   return channels.all
-    .filter((c) => c.direct === channel.direct && c.id !== channel.id)
+    .filter((c) => c.direct === agent && c.id !== other)
     .reduce<Channel | undefined>((best, c) => (!best || when(c) > when(best) ? c : best), undefined);
 }
 

@@ -57,6 +57,12 @@ describe("shownConversations", () => {
     expect(shownConversations(many.slice(0, 2), false).hidden).toBe(0);
   });
 
+  it("keeps older conversations with something waiting in view, in their place", () => {
+    const { shown, hidden } = shownConversations(many, false, "C5", (id) => id === "C3");
+    expect(shown.map((c) => c.id)).toEqual(["C0", "C1", "C2", "C3", "C5"]);
+    expect(hidden).toBe(1);
+  });
+
   it("keeps the conversation on screen in view even when it is older", () => {
     const { shown, hidden } = shownConversations(many, false, "C5");
     expect(shown.map((c) => c.id)).toEqual(["C0", "C1", "C2", "C5"]);

@@ -49,12 +49,16 @@ export interface Shown {
   hidden: number;
 }
 
-/** The conversations shown of a group: all when `expanded`, else the SHOWN newest, plus the one
- *  on screen (`current`) when it is older, so the sidebar always marks where the person is. */
-export function shownConversations(conversations: readonly Channel[], expanded: boolean, current = ""): Shown {
+/** The conversations shown of a group: all when `expanded`, else the SHOWN newest, plus the older
+ *  ones on screen (`current`) or `marked` (an unread answer, a pending permission), in order:
+ *  the sidebar always shows where the person is and what waits for them. */
+export function shownConversations(
+  conversations: readonly Channel[],
+  expanded: boolean,
+  current = "",
+  marked: (id: string) => boolean = () => false,
+): Shown {
   if (expanded || conversations.length <= SHOWN) return { shown: [...conversations], hidden: 0 };
-  const shown = conversations.slice(0, SHOWN);
-  const open = conversations.find((c) => c.id === current);
-  if (open && !shown.includes(open)) shown.push(open);
+  const shown = conversations.filter((c, at) => at < SHOWN || c.id === current || marked(c.id));
   return { shown, hidden: conversations.length - shown.length };
 }
