@@ -44,6 +44,7 @@ export class WorktreesState {
   busy = $state.raw<ReadonlySet<string>>(new Set());
 
   #backend: WorktreesBackend;
+  #loading: Promise<void> | null = null;
 
   constructor(channel: string, backend: WorktreesBackend = bindings) {
     this.channel = channel;
@@ -59,7 +60,15 @@ export class WorktreesState {
     return this.members.filter((m) => m.isolated || m.exists);
   }
 
-  async load(): Promise<void> {
+  /** Reads the members' worktrees again; the chips asking at once share one read. */
+  load(): Promise<void> {
+    this.#loading ??= this.#read().finally(() => {
+      this.#loading = null;
+    });
+    return this.#loading;
+  }
+
+  async #read(): Promise<void> {
     try {
       this.members = await this.#backend.worktrees(this.channel);
     } catch {
@@ -142,6 +151,7 @@ export class WorktreesState {
     } finally {
       this.busy = new Set([...this.busy].filter((a) => a !== agent));
     }
+    await this.#loading; // a read begun before the change would bring back the old state
     await this.load();
   }
 }

@@ -66,6 +66,15 @@ describe("WorktreesState", () => {
     expect(state.outcomes.bob!.merged).toEqual(["b.txt", "a.txt"]);
   });
 
+  it("shares one read between the chips asking at once", async () => {
+    const fake = backend([member()]);
+    const read = vi.spyOn(fake, "worktrees");
+    const state = new WorktreesState("c1", fake);
+    await Promise.all([state.load(), state.load(), state.load()]);
+    expect(read).toHaveBeenCalledTimes(1);
+    expect(state.of("bob")?.agent).toBe("bob");
+  });
+
   it("forgets the outcome once discarded", async () => {
     const state = new WorktreesState("c1", backend([member({ isolated: true, exists: true })]));
     await state.merge("bob");
