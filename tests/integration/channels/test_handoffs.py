@@ -13,6 +13,7 @@ import pytest
 
 from app.core.errors import UserError
 from tests.integration.channels.handoff_room import Fake, Room, text_of
+from tests.waiting import wait_for
 
 LOOP = {"alice": Fake("@bob please review ({n})"), "bob": Fake("@alice your turn ({n})")}
 
@@ -115,6 +116,8 @@ def test_stop_ends_the_chain_and_names_whom_it_did_not_reach(
         since=mark,
         timeout=20,
     )
+    # Stopped once bob has its prompt (its session/cancel then reaches it).
+    wait_for(lambda: room.prompts("bob"), timeout=20, what="bob's prompt")
     room.channels.Cancel(room.id)
     room.idle(mark)
     [stopped] = room.system("handoffs-stopped")
