@@ -77,6 +77,8 @@ class Answering:
             note_details(err, conn.note)  # what the sentence leaves out, in the agent's log
             self._publisher.system(state, "agent-unavailable", agent, describe_error(err))
             return None
+        if state.scope.cancelled:  # Stop came while its session opened: nothing is asked
+            return None
         member = state.member(agent)
         prompt = decided.text
         if not decided.command:

@@ -11,6 +11,7 @@ repeats), `{n}` replaced by the number of the prompt (1, 2, …), and `end_turn`
   $FAKE_DELAY     seconds each answer takes (its own time), or less: session/cancel ends it
                   at once with `cancelled`
   $FAKE_SIZE      pads each answer to this many characters (the benchmark's fixed size)
+  $FAKE_NEW_DELAY seconds `session/new` takes to answer (a session slow to open)
 """
 
 from __future__ import annotations
@@ -59,6 +60,11 @@ def handle_prompt(rid: int, params: dict[str, Any]) -> None:
     send({"id": rid, "result": {"stopReason": "end_turn"}})
 
 
+def new_session(rid: int) -> None:
+    time.sleep(float(os.environ.get("FAKE_NEW_DELAY", "0") or 0))  # the agent's own pace
+    send({"id": rid, "result": {"sessionId": f"handoff-{time.monotonic_ns()}"}})
+
+
 def handle(message: dict[str, Any]) -> None:
     method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
     if rpc.answered(message):
@@ -73,7 +79,7 @@ def handle(message: dict[str, Any]) -> None:
             "agentInfo": {"name": "handoff-fake", "version": "0"},
         }})  # fmt: skip
     elif method == "session/new":
-        send({"id": rid, "result": {"sessionId": f"handoff-{time.monotonic_ns()}"}})
+        threading.Thread(target=new_session, args=(rid,), daemon=True).start()
     elif method == "session/prompt":
         threading.Thread(target=handle_prompt, args=(rid, params), daemon=True).start()
     elif method == "session/cancel":

@@ -126,6 +126,25 @@ def test_stop_ends_the_chain_and_names_whom_it_did_not_reach(
     assert [a["agent"] for a in room.answers()] == ["alice", "bob"]
 
 
+def test_stop_while_the_receivers_session_opens_asks_it_nothing(
+    open_room: Callable[..., Room],
+) -> None:
+    room = open_room(
+        {"alice": Fake("@bob please review"), "bob": Fake("ok", {"FAKE_NEW_DELAY": "1"})}
+    )
+    mark = room.send("@alice start")
+
+    def bob_opens() -> bool:
+        path = room.root / "bob.jsonl"
+        return path.exists() and '"session/new"' in path.read_text(encoding="utf-8")
+
+    wait_for(bob_opens, timeout=20, what="bob's session/new")
+    room.channels.Cancel(room.id)
+    room.idle(mark)
+    assert room.prompts("bob") == []
+    assert [a["agent"] for a in room.answers()] == ["alice"]
+
+
 def test_mentions_in_code_in_quotes_of_itself_or_of_non_members_are_not_handoffs(
     open_room: Callable[..., Room],
 ) -> None:
