@@ -4,6 +4,7 @@ is app/channels/forking.py's; its members' sessions fork when they first open
 
 from __future__ import annotations
 
+from app.channels.fork_worktrees import ForkWorktrees
 from app.channels.forking import Forking
 from app.channels.parts import ChannelParts
 from app.core.expose import exposed
@@ -20,11 +21,23 @@ class ForkService:
         self._forking = Forking(
             parts.registry, parts.publisher, parts.attachments, parts.opened.unique_name
         )
+        self._worktrees = ForkWorktrees(
+            parts.registry, parts.publisher, parts.worktrees, parts.isolation, parts.checkpointing
+        )
 
     @exposed
-    def Fork(self, id: str, messageId: str) -> Channel:
+    def Fork(self, id: str, messageId: str, worktree: bool = False) -> Channel:
         """A new channel (a conversation, when `id` is one) holding the history of `id` up to
         and including the kept message `messageId`, its `forkedFrom` naming them; its members'
         sessions are forked with ACP `session/fork` where the agent offers it and the session
-        had seen nothing after that message, else started anew with that history as context."""
-        return self._core.run(self._forking.fork(id, messageId), timeout=FORK_TIMEOUT)
+        had seen nothing after that message, else started anew with that history as context.
+        With `worktree`, each member whose folder is in Git works in a worktree of its own
+        holding the folder as at that message's checkpoint; a line says which members start
+        from their folder as it is, and why."""
+        return self._core.run(self._fork(id, messageId, worktree), timeout=FORK_TIMEOUT)
+
+    async def _fork(self, id: str, message_id: str, worktree: bool) -> Channel:
+        channel = await self._forking.fork(id, message_id)
+        if worktree:
+            await self._worktrees.start(id, message_id, channel)
+        return channel

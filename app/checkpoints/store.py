@@ -13,9 +13,10 @@ import secrets
 import shutil
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import pygit2
 
@@ -35,6 +36,7 @@ AUTHOR = ("Sidekicks", "checkpoints@sidekicks.invalid")
 
 _guard = threading.Lock()
 _locks: dict[Path, threading.Lock] = {}
+T = TypeVar("T")
 
 
 class CheckpointError(UserError):
@@ -199,6 +201,11 @@ class CheckpointStore:
         gitdir = gitdir_for(self.store_dir, os.path.realpath(root))
         with _lock_for(gitdir):
             shutil.rmtree(gitdir, ignore_errors=True)
+
+    def read(self, root: str | os.PathLike[str], work: Callable[[pygit2.Repository], T]) -> T:
+        """`work` run on the folder's shadow repository under its lock (contents.py's reads)."""
+        with self._shadow(self._folder(root)) as repo:
+            return work(repo)
 
     def gitdir(self, root: str | os.PathLike[str]) -> Path:
         """Where the folder's shadow repository is (it may not exist yet)."""
