@@ -1,7 +1,9 @@
 """Fork from here in the real window (issue 28): on a message in the middle of a conversation,
 the action opens the fork, which shows the history up to that message and no further, and a
 new message there is answered (by a new session given that history: the agent's session had
-gone on past the message); its start leads back to the source. Screenshot:
+gone on past the message); its start leads back to the source. The agent's folder is a Git
+repository and its answers are checkpointed, so the action is a menu: Fork, or Fork into
+worktrees from this point (the fork's member then works in a worktree). Screenshot:
 test-output/screenshots/fork.png."""
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.window import api, running_app, text_of
+from tests.worktree_repos import committed
 
 pytestmark = pytest.mark.e2e
 
@@ -31,8 +34,9 @@ SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 def app(tmp_path: Path) -> Iterator[Page]:
     config = tmp_path / "fork.yaml"
     env = {"FAKE_STATE": str(tmp_path / "forker.json")}
+    committed(tmp_path / "work", {"a.txt": "one\n"})  # checkpointed, and can be isolated
     config.write_text(
-        "agents:\n  - name: forker\n"
+        "agents:\n  - name: forker\n    cwd: work\n"
         f"    command: {json.dumps([sys.executable, FAKE, 'fork'])}\n"
         f"    env: {json.dumps(env)}\n",
         encoding="utf-8",
@@ -63,6 +67,7 @@ def test_fork_from_a_middle_message_opens_the_history_up_to_it(app: Page) -> Non
     middle = page.locator(ANSWERS).nth(1)
     middle.hover()
     middle.locator("[data-testid=action-fork]").click()
+    page.locator("[data-testid=fork-menu] [data-testid=fork-plain]").click()
     fork = f"[data-testid=conversation][data-loaded=true]:not([data-channel='{source['id']}'])"
     page.wait_for_selector(fork, timeout=WAIT)
     shown = [text_of(m) for m in page.locator(f"{fork} [data-testid=message]").all()]
@@ -84,3 +89,14 @@ def test_fork_from_a_middle_message_opens_the_history_up_to_it(app: Page) -> Non
     expect(origin).to_contain_text("Forked from #room.")
     origin.locator("[data-testid=fork-origin-link]").click()
     page.wait_for_selector(f"{CONVERSATION}[data-channel='{source['id']}']", timeout=WAIT)
+
+    # Into worktrees: the fork's member works in a worktree of its folder.
+    middle = page.locator(ANSWERS).nth(1)
+    middle.hover()
+    middle.locator("[data-testid=action-fork]").click()
+    page.locator("[data-testid=fork-menu] [data-testid=fork-worktrees]").click()
+    isolated = f"{fork}:not([data-channel='{forks[0]['id']}'])"
+    page.wait_for_selector(isolated, timeout=WAIT)
+    channel = page.locator(isolated).get_attribute("data-channel")
+    [member] = api(page, "WorktreeService", "Worktrees", channel)
+    assert member["isolated"] and member["exists"], member
