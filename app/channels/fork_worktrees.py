@@ -71,7 +71,7 @@ class ForkWorktrees:
             for root in self._roots(source, agent, folder):
                 snapshot = fork_start.snapshot_at(records, message_id, root)
                 if snapshot is not None and store.existing(root, [snapshot[0]]):
-                    found = root, snapshot[1]
+                    found = store, root, snapshot[1]
                     break
         if found is None:
             raise UserError(_("no checkpoint of {folder} at this message").format(folder=folder))
@@ -80,10 +80,7 @@ class ForkWorktrees:
         record = self._isolation.record(fork, agent)
         worktree = self._isolation.path(fork, agent)
         try:
-            assert store is not None
-            await asyncio.to_thread(
-                fork_start.seed, store, found[0], found[1], worktree, record.inside, record.base
-            )
+            await asyncio.to_thread(fork_start.seed, *found, worktree, record.inside, record.base)
         except Exception as error:
             log.exception("could not give the fork's worktree of %s its checkpoint", agent)
             await self._isolation.remove(fork, agent)

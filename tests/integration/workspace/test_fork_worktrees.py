@@ -6,6 +6,7 @@ fork says so."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -90,3 +91,37 @@ def test_a_member_whose_folder_is_not_in_git_starts_from_it_as_it_is(desk: Desk)
     probe = {"write": "probe.txt", "in_cwd": True, "text": "p\n"}
     [result] = desk.run(forked.id, [probe], "writer")
     assert result.get("ok") and (desk.work / "probe.txt").exists(), result  # the folder itself
+
+
+def test_a_member_isolated_in_the_source_forks_from_its_worktree_there(desk: Desk) -> None:
+    committed(desk.work, {"a.txt": "one\n"})
+    room = desk.channels.Direct("writer").id
+    source = Path(desk.sk.api.WorktreeService.SetIsolation(room, "writer", True).path)
+    desk.run(room, [{"write": "a.txt", "in_cwd": True, "text": "in the worktree\n"}])
+    desk.run(room, [{"write": "a.txt", "in_cwd": True, "text": "later\n"}])
+    first = desk.answer_ids(room)[0]
+    forked = desk.sk.api.ForkService.Fork(room, first, True)
+    [view] = desk.sk.api.WorktreeService.Worktrees(forked.id)
+    assert view.exists and Path(view.path) != source
+    assert (Path(view.path) / "a.txt").read_text() == "in the worktree\n"
+    assert (source / "a.txt").read_text() == "later\n"
+    assert (desk.work / "a.txt").read_text() == "one\n"
+
+
+def test_without_a_checkpoint_at_the_message_the_member_starts_from_its_folder(
+    tmp_path: Path, open_desk: Callable[[], Desk]
+) -> None:
+    config = tmp_path / "desk.yaml"
+    config.write_text("checkpoints:\n  enabled: false\n" + config.read_text(), encoding="utf-8")
+    desk = open_desk()
+    committed(desk.work, {"a.txt": "one\n"})
+    room = desk.channels.Direct("writer").id
+    desk.run(room, [{"write": "a.txt", "in_cwd": True, "text": "first\n"}])
+    forked = desk.sk.api.ForkService.Fork(room, desk.answer_ids(room)[0], True)
+    [line] = [m for m in messages(desk, forked.id) if m["role"] == "system" and not m["code"]]
+    assert line["agent"] == "writer"
+    assert line["error"] == (
+        f"@writer starts from its folder as it is now: no checkpoint of {desk.work} at this message"
+    )
+    [view] = desk.sk.api.WorktreeService.Worktrees(forked.id)
+    assert not view.isolated and not view.exists and view.available
