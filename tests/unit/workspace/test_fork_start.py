@@ -1,7 +1,7 @@
 """A fork into worktrees (issue 28, app/workspace/worktrees/fork_start.py): which snapshot holds
 a folder at a message, and a worktree given a snapshot's files with real Git repositories and a
-real checkpoint store — the files the checkpoints leave out kept, no link in the worktree
-followed out of it."""
+real checkpoint store — the files the checkpoints leave out (too large, ignored) kept, no link
+in the worktree followed out of it."""
 
 from __future__ import annotations
 
@@ -56,7 +56,10 @@ def test_a_link_in_the_worktree_is_replaced_never_followed(tmp_path: Path) -> No
     outside = tmp_path / "outside"
     outside.mkdir()
     folder = tmp_path / "folder"
-    repo = committed(folder, {"a.txt": "one\n", "big.bin": "x" * 200, "old.txt": "old\n"})
+    repo = committed(folder, {
+        "a.txt": "one\n", "big.bin": "x" * 200, "old.txt": "old\n",
+        ".gitignore": "build/\n", "build/out.txt": "tracked, yet ignored\n",
+    })  # fmt: skip
     os.symlink(outside, folder / "sub")  # a tracked link to a folder outside
     repo.index.add("sub")
     repo.index.write()
@@ -84,5 +87,6 @@ def test_a_link_in_the_worktree_is_replaced_never_followed(tmp_path: Path) -> No
     assert (worktree / "a.txt").read_text() == "changed\n"
     assert not (worktree / "old.txt").exists()
     assert (worktree / "big.bin").read_text() == "x" * 200  # left out of it: as checked out
+    assert (worktree / "build" / "out.txt").exists()  # ignored: the checkpoints never saw it
     assert (done.written, done.removed) == (2, 1)
     assert not [p for p in worktree.iterdir() if p.name.startswith(".sidekicks-fork-")]
