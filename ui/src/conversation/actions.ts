@@ -27,6 +27,10 @@ export async function openDirect(agent: string): Promise<void> {
 export async function deleteChannel(channel: Channel): Promise<boolean> {
   const choice = await dialogs.ask(channel.direct ? directQuestion(channel) : channelQuestion(channel));
   if (choice !== "delete") return false;
+  // Read before the call: the channel list's change (pushed as an event) may arrive before the
+  // call's answer, and the view may already have left the deleted conversation by then.
+  const before = navigation.view;
+  const shown = before.kind === "channel" && before.id === channel.id;
   try {
     await ChannelService.Delete(channel.id);
   } catch (err) {
@@ -37,8 +41,7 @@ export async function deleteChannel(channel: Channel): Promise<boolean> {
     });
     return false;
   }
-  const view = navigation.view;
-  if (view.kind === "channel" && view.id === channel.id) {
+  if (shown) {
     // A deleted conversation gives way to the agent's newest other one, if it has one.
     const next = channel.direct ? latestWith(channel.direct, channel.id) : undefined;
     await navigation.go(next ? { kind: "channel", id: next.id } : { kind: "agents" });
