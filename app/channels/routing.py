@@ -6,6 +6,11 @@
 - no mention, nobody answered yet, several members: nobody (system message `no-recipient`);
 - anything in a direct conversation: its agent; mentions there are plain text.
 
+Issue 29: `@here` and `@all` (any case) mention every member, in the channel's member order, at
+the place they stand among the other mentions (a member already mentioned keeps its place). They
+are not agent names (the configuration refuses them), and they are plain text in a direct
+conversation and in an agent's answer (hand-offs read named mentions only).
+
 A message that starts with `/` (possibly after mentions) is a command: it is sent alone, without
 the channel's context.
 """
@@ -20,6 +25,7 @@ from dataclasses import dataclass, field
 MENTION = re.compile(r"(?<![\w@])@([A-Za-z0-9][A-Za-z0-9_-]*)")
 AGENT_COMMAND = re.compile(r"^/([A-Za-z0-9][A-Za-z0-9_-]*):(\S+)(.*)$", re.DOTALL)
 LEADING_MENTIONS = re.compile(r"^(\s*@[A-Za-z0-9][A-Za-z0-9_-]*[,:]?)+\s*")
+EVERY_MEMBER = ("here", "all")  # @here, @all: every member of the channel, in order
 
 
 @dataclass
@@ -44,6 +50,24 @@ def mentions(text: str, configured: list[str]) -> list[str]:
         if agent is not None and agent not in found:
             found.append(agent)
     return found
+
+
+def addressed(text: str, configured: list[str], members: list[str]) -> list[str]:
+    """The agents a person's message in a channel mentions, in order, once each: named agents
+    as `mentions` finds them, and `@here`/`@all` as every member in member order."""
+    found: list[str] = []
+    for match in MENTION.finditer(text):
+        name = match.group(1)
+        if name.lower() in EVERY_MEMBER:
+            found.extend(m for m in members if m not in found)
+        elif (agent := _agent_named(name, configured)) is not None and agent not in found:
+            found.append(agent)
+    return found
+
+
+def broadcast(text: str) -> bool:
+    """True when the text mentions `@here` or `@all`."""
+    return any(m.group(1).lower() in EVERY_MEMBER for m in MENTION.finditer(text))
 
 
 def route(
@@ -74,8 +98,9 @@ def route(
                 text=f"/{explicit.group(2)}{explicit.group(3)}",
             )
 
-    mentioned = mentions(stripped, configured)
-    after_mentions = LEADING_MENTIONS.sub("", stripped, count=1) if mentioned else stripped
+    mentioned = addressed(stripped, configured, members)
+    leading = mentioned or broadcast(stripped)  # @all in a channel without members: a mention
+    after_mentions = LEADING_MENTIONS.sub("", stripped, count=1) if leading else stripped
     command = after_mentions.startswith("/")
     body = after_mentions if command else stripped
     if mentioned:

@@ -6,6 +6,8 @@
 // - no mention: the last agent that answered; with a single member, that member;
 // - no mention, nobody answered yet, several members: nobody (system message `no-recipient`);
 // - anything in a direct conversation: its agent; mentions there are plain text.
+// - issue 29: `@here` and `@all` (any case) mention every member, in member order, where they
+//   stand among the other mentions; plain text in a direct conversation.
 
 import type { Message } from "../../bindings";
 
@@ -21,6 +23,8 @@ const SPACE =
 const MENTION = new RegExp(`(?<![${WORD}@])@(${NAME})`, "gu");
 const AGENT_COMMAND = new RegExp(`^/(${NAME}):([^${SPACE}]+)([\\s\\S]*)$`, "u");
 const LEADING_MENTIONS = new RegExp(`^([${SPACE}]*@${NAME}[,:]?)+[${SPACE}]*`, "u");
+/** `@here`, `@all`: every member of the channel, in order (not agent names: config refuses them). */
+export const EVERY_MEMBER: readonly string[] = ["here", "all"];
 const SURROUNDING_SPACE = new RegExp(`^[${SPACE}]+|[${SPACE}]+$`, "gu");
 
 /** Python's str.strip(): the text without the whitespace around it. */
@@ -59,6 +63,30 @@ export function mentions(text: string, configured: readonly string[]): string[] 
   return found;
 }
 
+/**
+ * The agents a person's message in a channel mentions, in order, once each: named agents as
+ * `mentions` finds them, and `@here`/`@all` as every member in member order.
+ */
+export function addressed(text: string, configured: readonly string[], members: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(MENTION)) {
+    const name = match[1] ?? "";
+    if (EVERY_MEMBER.includes(name.toLowerCase())) {
+      for (const member of members) if (!found.includes(member)) found.push(member);
+      continue;
+    }
+    const agent = agentNamed(name, configured);
+    if (agent !== undefined && !found.includes(agent)) found.push(agent);
+  }
+  return found;
+}
+
+/** True when the text mentions `@here` or `@all`. */
+export function broadcast(text: string): boolean {
+  for (const match of text.matchAll(MENTION)) if (EVERY_MEMBER.includes((match[1] ?? "").toLowerCase())) return true;
+  return false;
+}
+
 export interface RouteContext {
   configured: readonly string[];
   members: readonly string[];
@@ -91,8 +119,10 @@ export function route(text: string, ctx: RouteContext): Route {
     }
   }
 
-  const mentioned = mentions(stripped, configured);
-  const afterMentions = mentioned.length ? stripped.replace(LEADING_MENTIONS, "") : stripped;
+  const mentioned = addressed(stripped, configured, members);
+  // @all in a channel without members is a mention too: what follows it may be a command.
+  const leading = mentioned.length > 0 || broadcast(stripped);
+  const afterMentions = leading ? stripped.replace(LEADING_MENTIONS, "") : stripped;
   const command = afterMentions.startsWith("/");
   const body = command ? afterMentions : stripped;
   if (mentioned.length) {
