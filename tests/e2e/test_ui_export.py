@@ -101,3 +101,21 @@ def test_an_export_that_cannot_be_written_says_why(tmp_path: Path) -> None:
         assert page.locator("[data-testid=export-saved]").count() == 0
         page.click("[data-testid=export-error] .dismiss")
         page.wait_for_selector("[data-testid=export-error]", state="detached")
+
+
+def test_a_channel_named_with_markup_and_unsafe_characters_exports_under_a_safe_name(
+    app: tuple[Page, Path],
+) -> None:
+    """Issue 29: the channel "Code Review: v2/3?" is saved as a file every system takes, and
+    the Markdown title reads "#Code Review: v2/3?", without a stray backslash."""
+    page, exports = app
+    page.get_by_test_id("new-channel").click()
+    page.fill("[data-testid=channel-name]", "Code Review: v2/3?")
+    page.click("[data-testid=channel-save]")
+    page.wait_for_selector("[data-testid=channel-dialog][open]", state="detached")
+    page.wait_for_selector(CONVERSATION)
+
+    markdown = export_as(page, "markdown")
+    assert markdown.parent == exports
+    assert re.fullmatch(r"Code-Review-v2-3-\d{4}-\d\d-\d\d\.md", markdown.name)
+    assert markdown.read_text(encoding="utf-8").startswith("# #Code Review: v2/3?\n")

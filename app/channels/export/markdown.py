@@ -11,20 +11,20 @@ import re
 from collections.abc import Iterable, Iterator
 
 from app.channels.export import labels
+from app.channels.export.escaping import escape_heading, escape_inline, escape_paragraph
 from app.i18n import _
 from app.models.conversation import Channel, Diff, Message, Part, PlanEntry, Subagent, ToolCall
 
 # Terminal output keeps its ANSI sequences (the window renders them); a document does not.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _BACKTICKS = re.compile(r"`+")
-_INLINE_SPECIALS = re.compile(r"([\\`*_\[\]<>#|~])")
 
 
 def document(channel: Channel, messages: Iterable[Message]) -> Iterator[str]:
     """The whole conversation, a piece per message (written as it is read)."""
-    yield f"# {escape_inline(labels.title(channel))}\n\n"
+    yield f"# {escape_heading(labels.title(channel))}\n\n"
     if channel.description:
-        yield f"{escape_inline(channel.description)}\n\n"
+        yield f"{escape_paragraph(channel.description)}\n\n"
     yield f"*{escape_inline(labels.exported_on())}*\n"
     for message in messages:
         yield "\n" + section(message)
@@ -32,8 +32,8 @@ def document(channel: Channel, messages: Iterable[Message]) -> Iterator[str]:
 
 def section(message: Message) -> str:
     """One message under its heading: author and time."""
-    heading = f"### {escape_inline(labels.author(message))} · {labels.when(message.created_at)}"
-    return f"{heading}\n\n{message_markdown(message)}"
+    heading = f"{labels.author(message)} · {labels.when(message.created_at)}"
+    return f"### {escape_heading(heading)}\n\n{message_markdown(message)}"
 
 
 def message_markdown(message: Message) -> str:
@@ -63,7 +63,9 @@ def _part(part: Part) -> str:
         if part.plan:
             return plan_markdown(part.plan)
         if part.text.strip() or part.plan_uri:  # a plan_update's Markdown, or its file
-            return quote(f"**{_('Plan')}**\n\n{part.text.strip() or escape_inline(part.plan_uri)}")
+            return quote(
+                f"**{_('Plan')}**\n\n{part.text.strip() or escape_paragraph(part.plan_uri)}"
+            )
         return ""
     if part.kind == "compaction" and part.compaction is not None:
         summary = part.compaction.summary.strip()
@@ -148,11 +150,6 @@ def code_span(text: str) -> str:
 
 def quote(text: str) -> str:
     return "\n".join(f"> {line}".rstrip() for line in text.split("\n"))
-
-
-def escape_inline(text: str) -> str:
-    """Our own words and names as literal text in Markdown (no emphasis, link or tag)."""
-    return _INLINE_SPECIALS.sub(r"\\\1", " ".join(text.split()))
 
 
 def strip_ansi(text: str) -> str:

@@ -10,7 +10,7 @@ from app.models.conversation import Diff, Message, Part, ToolCall
 from tests.unit.channels.exported import CHANNEL, rich_conversation
 
 EXPECTED = """\
-# \\#dev
+# #dev
 
 *Exported from Sidekicks on <time>.*
 
@@ -117,7 +117,7 @@ def test_a_system_message_copies_as_an_italic_sentence() -> None:
     message = Message(
         id="m", channel="c", created_at="x", role="system", agent="a_b", code="agent-left"
     )
-    assert markdown.message_markdown(message) == "*@a\\_b left the channel*\n"
+    assert markdown.message_markdown(message) == "*@a_b left the channel*\n"
 
 
 def test_the_parts_of_2026_are_exported_compaction_sub_agent_and_plan_text() -> None:

@@ -10,7 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from app.channels.export.saving import default_name, write_document
+from app.channels.export.saving import (
+    NAME_BYTES_MAX,
+    NAME_MAX,
+    default_name,
+    safe_stem,
+    write_document,
+)
 from app.core.errors import UserError
 from app.models.conversation import Channel
 
@@ -72,3 +78,34 @@ def test_a_folder_or_a_relative_path_is_refused(tmp_path: Path) -> None:
 def test_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"could not save the export to .*: No such file"):
         write_document(str(tmp_path / "gone" / "out.md"), iter(["x"]))
+
+
+@pytest.mark.parametrize(
+    ("name", "stem"),
+    [
+        ("#Code Review!", "#Code-Review!"),
+        ("  .hidden  ", "hidden"),
+        ("notes. . .", "notes"),
+        ("tabs\tand\nlines", "tabs-and-lines"),
+        ("a\x00b\x1fc\x7fd\x85e", "a-b-c-d-e"),
+        ("fake\u202egnp.exe", "fakegnp.exe"),
+        ("CON", "CON-conversation"),
+        ("nul.txt", "nul-conversation.txt"),
+        ("com1", "com1-conversation"),
+        ("Lpt9 ", "Lpt9-conversation"),
+        ("console", "console"),
+        ("--", "conversation"),
+        ("", "conversation"),
+    ],
+)
+def test_a_channel_name_becomes_a_name_every_file_system_takes(name: str, stem: str) -> None:
+    assert safe_stem(name) == stem
+    assert default_name(Channel(id="c", name=name), "markdown").startswith(f"{stem}-")
+
+
+def test_a_long_name_is_cut_in_characters_and_in_bytes() -> None:
+    assert len(safe_stem("x" * 300)) == NAME_MAX
+    cut = safe_stem("é" * 150)
+    assert len(cut.encode("utf-8")) <= NAME_BYTES_MAX
+    assert len(default_name(Channel(id="c", name="🙂" * 150), "html").encode("utf-8")) <= 255
+    assert safe_stem("word " * 40).endswith("word")  # never a dash or dot left at the cut
