@@ -20,12 +20,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from app.models.mentions import EVERY_MEMBER  # @here, @all: every member, in order
+
 # Agent names are ASCII, in any case: with re.IGNORECASE, [a-z] would also match İ, ı, ſ and the
 # Kelvin sign (tests/corpus/routing.json, shared with the UI's port, routing.ts).
 MENTION = re.compile(r"(?<![\w@])@([A-Za-z0-9][A-Za-z0-9_-]*)")
 AGENT_COMMAND = re.compile(r"^/([A-Za-z0-9][A-Za-z0-9_-]*):(\S+)(.*)$", re.DOTALL)
 LEADING_MENTIONS = re.compile(r"^(\s*@[A-Za-z0-9][A-Za-z0-9_-]*[,:]?)+\s*")
-EVERY_MEMBER = ("here", "all")  # @here, @all: every member of the channel, in order
 
 
 @dataclass

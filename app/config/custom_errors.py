@@ -24,6 +24,7 @@ class Custom(StrEnum):
     MCP_COMMAND_OR_URL = COMMAND_OR_URL  # raised by the shared model (app/models/mcp.py)
     DUPLICATE_NAME = "duplicate_name"
     PRESET_VALUE = "preset_value"
+    RESERVED_NAME = "reserved_name"
 
 
 _TEXTS = {
@@ -35,6 +36,10 @@ _TEXTS = {
     Custom.MCP_COMMAND_OR_URL: COMMAND_OR_URL_TEXT,
     Custom.DUPLICATE_NAME: N_("an agent named {first} already exists (names ignore case)"),
     Custom.PRESET_VALUE: N_("an option's value is a text, or true or false"),
+    Custom.RESERVED_NAME: N_(
+        "{name} cannot be an agent's name: @{plain} mentions every member of a channel; "
+        "choose another name"
+    ),
 }
 
 

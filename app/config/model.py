@@ -27,6 +27,7 @@ from app.config.builtin_names import BuiltinName
 from app.config.custom_errors import Custom, raise_custom
 from app.config.durations import DURATION_PATTERN, parse_duration
 from app.models.mcp import EnvValue, McpServer, NonEmpty
+from app.models.mentions import EVERY_MEMBER
 
 AGENT_NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*(?![\s\S])"  # see DURATION_PATTERN for the ending
 AGENT_NAME_MAX = 40
@@ -135,7 +136,11 @@ class AgentDef(_Section):
 
     name: Annotated[
         str, StringConstraints(pattern=AGENT_NAME_PATTERN, max_length=AGENT_NAME_MAX)
-    ] = Field(description="Used in @name and /name:command: lowercase letters, digits, - and _.")
+    ] = Field(
+        description="Used in @name and /name:command: lowercase letters, digits, - and _ "
+        "(not here nor all: @here and @all mention every member).",
+        json_schema_extra={"not": {"enum": list(EVERY_MEMBER)}},
+    )
     title: str | None = Field(None, description="Shown in the app; defaults to the name.")
     icon: str = Field("", description="An emoji or a short text.")
     description: str = ""
@@ -171,6 +176,14 @@ class AgentDef(_Section):
         description="Session options new sessions start with (e.g. model: gpt-5), unless the "
         "person chose them in that conversation: a text, or true/false.",
     )
+
+    @field_validator("name")
+    @classmethod
+    def _not_reserved(cls, name: str) -> str:
+        # @here and @all mention every member of a channel (app/channels/routing.py).
+        if name.lower() in EVERY_MEMBER:
+            raise_custom(Custom.RESERVED_NAME, name=f"`{name}`", plain=name.lower())
+        return name
 
     @model_validator(mode="after")
     def _command_or_builtin(self) -> AgentDef:

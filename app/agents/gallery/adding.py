@@ -8,9 +8,11 @@ from pathlib import Path
 
 from app.agents.gallery.catalog import PATH_PREFIX, Offer
 from app.agents.gallery.installs import Installed
+from app.config.custom_errors import Custom, custom_message
 from app.config.model import AGENT_NAME_MAX
 from app.core.errors import UserError
 from app.i18n import _
+from app.models.mentions import EVERY_MEMBER
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 _NOT_NAME = re.compile(r"[^a-z0-9_-]+")
@@ -30,8 +32,9 @@ def base_name(entry_id: str) -> str:
 
 
 def unique_name(base: str, taken: list[str]) -> str:
-    """`base`, or `base-2`, `base-3`… whichever no agent has (ignoring case)."""
-    used = {name.lower() for name in taken}
+    """`base`, or `base-2`, `base-3`… whichever no agent has (ignoring case); never `here` or
+    `all` (@here and @all mention every member)."""
+    used = {name.lower() for name in taken} | set(EVERY_MEMBER)
     if base not in used:
         return base
     number = 2
@@ -55,6 +58,9 @@ def chosen_name(name: str, entry_id: str, taken: list[str]) -> str:
                 " (at most {count} characters), starting with a letter or digit"
             ).format(name=f"`{name}`", count=AGENT_NAME_MAX)
         )
+    if name in EVERY_MEMBER:
+        plain = {"name": f"`{name}`", "plain": name}
+        raise UserError(custom_message(Custom.RESERVED_NAME, plain))
     if name.lower() in {t.lower() for t in taken}:
         raise UserError(_("an agent is already named {name}").format(name=f"`{name}`"))
     return name

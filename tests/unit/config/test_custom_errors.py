@@ -15,6 +15,7 @@ from app.i18n import set_language
 BOTH = {"name": "a", "builtin": "demo", "command": ["x"]}
 NEITHER = {"name": "a"}
 MCP_NEITHER = {"name": "a", "builtin": "demo", "mcpServers": [{"name": "m"}]}
+RESERVED = {"name": "all", "builtin": "demo"}  # @all mentions every member (issue 29)
 TWICE = [{"name": "a", "builtin": "demo"}, {"name": "a", "builtin": "demo"}]
 
 
@@ -26,6 +27,7 @@ TWICE = [{"name": "a", "builtin": "demo"}, {"name": "a", "builtin": "demo"}]
         pytest.param({"agents": [NEITHER]}, Custom.NO_COMMAND_NOR_BUILTIN, id="neither"),
         pytest.param({"agents": [MCP_NEITHER]}, Custom.MCP_COMMAND_OR_URL, id="mcp-neither"),
         pytest.param({"agents": TWICE}, Custom.DUPLICATE_NAME, id="duplicate-name"),
+        pytest.param({"agents": [RESERVED]}, Custom.RESERVED_NAME, id="reserved-name"),
     ],
 )
 def test_each_error_the_model_raises_is_recognised_by_its_code(
@@ -81,3 +83,16 @@ def test_each_error_of_the_model_is_shown_in_french_when_the_app_speaks_french(
     result = check_text(text)
 
     assert [p.message for p in result.problems] == [french]
+
+
+def test_here_and_all_as_names_are_a_problem_at_the_name_saying_why() -> None:
+    text = "agents:\n  - name: demo\n    builtin: demo\n  - name: here\n    builtin: demo\n"
+    problems = check_text(text).entries
+    assert [(p.line, p.column, p.message) for p in problems] == [
+        (
+            4,
+            11,
+            "`here` cannot be an agent's name: @here mentions every member of a channel; "
+            "choose another name",
+        )
+    ]

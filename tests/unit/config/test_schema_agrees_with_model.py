@@ -495,3 +495,12 @@ def test_the_schema_and_the_model_agree_on_every_single_change_to_a_rich_documen
 
     assert len(changes) > 500
     assert disagreements == []
+
+
+@pytest.mark.parametrize("name", ["here", "all"])
+def test_here_and_all_are_refused_as_names_by_the_model_and_the_schema(name: str) -> None:
+    # Issue 29: @here and @all mention every member of a channel.
+    document = {"agents": [{"name": name, "builtin": "demo"}]}
+    assert not schema_ok(document)
+    assert not model_ok(document)
+    assert model_ok({"agents": [{"name": f"{name}x", "builtin": "demo"}]})

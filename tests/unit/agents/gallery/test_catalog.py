@@ -229,3 +229,11 @@ def test_the_items_add_writes_for_each_kind(tmp_path: Path) -> None:
         o for o in offers(situation(tmp_path, found=found("opencode"))) if o.entry.kind == "path"
     )
     assert agent_item(path, "oc", None, LAUNCHER, None)["command"] == ["opencode", "acp"]
+
+
+def test_here_and_all_are_never_made_nor_accepted_as_names() -> None:
+    # Issue 29: @here and @all mention every member of a channel.
+    assert unique_name("all", []) == "all-2"
+    assert chosen_name("", "here-acp", []) == "here-2"
+    with pytest.raises(UserError, match="mentions every member"):
+        chosen_name("all", "x", [])
