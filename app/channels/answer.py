@@ -108,8 +108,9 @@ def _cancel_unfinished(part: Part) -> bool:
     tool, sub = part.tool, part.subagent
     if tool is not None and tool.status in UNFINISHED:
         tool.status = "failed"
-        note = _("Cancelled: the answer ended before this tool call finished.")
-        tool.output = f"{tool.output}\n{note}" if tool.output else note
+        if not tool.rejected:  # a rejected one was not cancelled: the person said no
+            note = _("Cancelled: the answer ended before this tool call finished.")
+            tool.output = f"{tool.output}\n{note}" if tool.output else note
         return True
     if sub is None:
         return False
@@ -265,6 +266,18 @@ class Answer:
         index = self._tools.get(tool_id)
         return self.message.parts[index].tool if index is not None else None
 
+    def answered(self, tool_id: str, rejected: bool) -> list[MessageDelta]:
+        """The person answered a permission request about this tool call (or a sub-agent's):
+        it is marked rejected, or no longer, and the page hears of it."""
+        index = self._tools.get(tool_id)
+        tool = self.message.parts[index].tool if index is not None else None
+        if index is None or tool is None:
+            return self.subagents.answered(tool_id, rejected)
+        if tool.rejected == rejected:
+            return []
+        tool.rejected = rejected
+        return [self._delta(index, part=self.message.parts[index])]
+
     def plan(self, changed: PlanChanged) -> list[MessageDelta]:
         deltas = self.finish()
         plan = [
@@ -404,6 +417,16 @@ class SubagentParts:
     def tool_call(self, child: str, tool_id: str) -> ToolCall | None:
         stream = self._streams.get(child)
         return stream.tool_call(tool_id) if stream is not None else None
+
+    def answered(self, tool_id: str, rejected: bool) -> list[MessageDelta]:
+        """Answer.answered for the sub-agents' tool calls: the one with this id, if any."""
+        for child, stream in self._streams.items():
+            if stream.tool_call(tool_id) is not None:
+                if not stream.answered(tool_id, rejected):
+                    return []
+                self._sub(child).parts = stream.message.parts
+                return [self._part_delta(child)]
+        return []
 
     def _sub(self, child: str) -> Subagent:
         index = self._index.get(child)

@@ -138,6 +138,10 @@ class ChannelService:
             return
         if kind.startswith("reject"):
             state.scope.rejections += 1
+        turn = state.answering_agent(request.agent)
+        if turn is not None:  # its card says "rejected" (not "failed") after a reject
+            for delta in turn.answer.answered(request.tool_call.id, kind.startswith("reject")):
+                self._publisher.delta(delta)
         self._publisher.permissions_resolved(state, [request.id])
         if kind == "allow_always":
             self._rules.given(request)  # kept after the answer: a failed write loses no answer

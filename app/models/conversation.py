@@ -109,6 +109,10 @@ class ToolCall(WireModel):
     allowed_by_rule: str = ""
     # The sub-agent sessions this tool call runs (ACP `session` content, issue 26): their
     # parts are shown in its card.
+    # Extension (issue 29): the person answered this tool call's permission request with a
+    # reject option (`reject_once`, `reject_always`): its card says "rejected", not "failed"
+    # (the agent then reports it `failed`). An allow given to a later request clears it.
+    rejected: bool = False
     sessions: list[str] = Field(default_factory=list)
 
 

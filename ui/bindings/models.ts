@@ -645,6 +645,7 @@ export interface TurnChanged {
 export interface Usage {
   used: number;
   size: number;
+  rejected: boolean;
   cost: Cost | null;
   rateLimits: RateLimit[];
 }
