@@ -1,5 +1,7 @@
 """SPEC §1's maxRunningAgents: a start stops the least recently used idle agent to make room,
-or is refused in the words of the Agents panel's header (a starting agent counts as running)."""
+or is refused in the words of the Agents panel's header (a starting agent counts as running).
+Each agent stopped so is said (`evicted`: the supervisor's `agent:evicted`, issue 29): an agent
+that stops without a word looks broken."""
 
 from __future__ import annotations
 
@@ -8,9 +10,28 @@ from collections.abc import Awaitable, Callable
 
 from app.agents.runtime import AgentRuntime
 from app.core.errors import UserError
+from app.events import names
+from app.events.bus import EventBus
+from app.events.payloads import AgentEvicted
 from app.i18n import _
 
 log = logging.getLogger(__name__)
+
+
+class Evictions:
+    """Says each agent stopped to make room: `agent:evicted` for the page (its toast), and the
+    `listeners` (agent, for agent, limit): the channels post the line in its conversation
+    (app/channels/made_room.py)."""
+
+    def __init__(self, bus: EventBus) -> None:
+        self._bus = bus
+        self.listeners: list[Callable[[str, str, int], None]] = []
+
+    def said(self, victim: AgentRuntime, starting: AgentRuntime, limit: int) -> None:
+        event = AgentEvicted(agent=victim.name, for_agent=starting.name, limit=limit)
+        self._bus.emit(names.AGENT_EVICTED, event)
+        for listener in self.listeners:
+            listener(victim.name, starting.name, limit)
 
 
 async def make_room(
@@ -18,6 +39,7 @@ async def make_room(
     starting: AgentRuntime,
     limit: int,
     stop: Callable[[AgentRuntime], Awaitable[None]],
+    evicted: Callable[[AgentRuntime, AgentRuntime, int], None] = lambda *_: None,
 ) -> None:
     """Returns once `starting` fits under the limit; `agents` is read again after each stop."""
     while True:
@@ -31,6 +53,7 @@ async def make_room(
         log.info("stopping %s, the least recently used idle agent, to start %s",
                  victim.name, starting.name)  # fmt: skip
         await stop(victim)
+        evicted(victim, starting, limit)
 
 
 def limit_refusal(running: list[AgentRuntime], starting: AgentRuntime, limit: int) -> str:

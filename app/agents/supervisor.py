@@ -26,7 +26,7 @@ from app.acp.errors import AgentStartError, with_stderr
 from app.agents.connecting import connection_for
 from app.agents.credentials.store import Credentials
 from app.agents.idle import IdleStops
-from app.agents.limits import make_room
+from app.agents.limits import Evictions, make_room
 from app.agents.runtime import AgentRuntime
 from app.agents.sign_in import load_saved, sign_in_saved
 from app.config.model import Config
@@ -72,6 +72,7 @@ class Supervisor:
             self.tuning.clock,
         )
         self._stops = Background()  # stops that nobody waits for; `stop_all` does
+        self.evictions = Evictions(bus)  # agents stopped to make room, said (issue 29)
 
     # ---- configuration -----------------------------------------------------------------------
 
@@ -276,7 +277,8 @@ class Supervisor:
 
     async def _make_room(self, starting: AgentRuntime) -> None:
         limit = self._config.limits.max_running_agents
-        await make_room(lambda: list(self._agents.values()), starting, limit, self._stop_running)
+        agents = lambda: list(self._agents.values())  # noqa: E731
+        await make_room(agents, starting, limit, self._stop_running, self.evictions.said)
 
     # ---- events ------------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ from app.channels.commands import CommandCatalog
 from app.channels.elicitations import ElicitationDesk
 from app.channels.handoffs.chain import HandoffChain
 from app.channels.isolation import ChannelIsolation
+from app.channels.made_room import post_made_room
 from app.channels.membership import Membership
 from app.channels.opened_sessions import OpenedSessions
 from app.channels.permission_rules import PermissionRules
@@ -120,6 +121,11 @@ class ChannelParts:
             self.handoffs,
         )
         self.attachments = Attachments()
+        supervisor.evictions.listeners.append(
+            lambda agent, for_agent, limit: post_made_room(
+                self.registry, self.publisher, agent, for_agent, limit
+            )
+        )
 
     def _withdrawn(self, request: PermissionRequested) -> None:
         """The agent withdrew a permission request ($/cancel_request): its prompt goes."""

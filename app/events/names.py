@@ -31,6 +31,7 @@ PERMISSION_RULES_CHANGED: Final = "permission-rules:changed"  # "always allow" r
 ELICITATION_REQUESTED: Final = "elicitation:requested"  # an agent asks the person (issue 26)
 ELICITATION_RESOLVED: Final = "elicitation:resolved"  # its question answered or gone
 INSTALL_PROGRESS: Final = "install:progress"  # a gallery install, an npx/uvx first start (27)
+AGENT_EVICTED: Final = "agent:evicted"  # an idle agent stopped to make room for another (29)
 
 EXTENSION_EVENTS: Final = (
     SESSION_CHANGED,
@@ -47,4 +48,5 @@ EXTENSION_EVENTS: Final = (
     ELICITATION_REQUESTED,
     ELICITATION_RESOLVED,
     INSTALL_PROGRESS,
+    AGENT_EVICTED,
 )

@@ -40,6 +40,16 @@ class AgentStateChanged(WireModel):
     error: str | None = None
 
 
+class AgentEvicted(WireModel):
+    """Extension (issue 29): `agent`, idle, was stopped so that `forAgent` could start without
+    going over `limits.maxRunningAgents` (`limit`). Its newest direct conversation also gets a
+    `made-room` system message."""
+
+    agent: str
+    for_agent: str
+    limit: int
+
+
 class AgentLog(WireModel):
     agent: str
     line: str
@@ -73,6 +83,9 @@ class TurnChanged(WireModel):
     # Issue 28: the answer under way is this hand-off (its index, budget, and whose answer it
     # follows); null for a turn of the person's message.
     handoff: Handoff | None = None
+    # Issue 29: the recipients of the message being answered still to answer it, in order, after
+    # `answering` (the turn line's "then @alice").
+    next: list[str] = Field(default_factory=list)
 
 
 class PermissionRequested(WireModel):
@@ -202,4 +215,5 @@ EVENT_PAYLOADS: dict[str, type[WireModel]] = {
     names.ELICITATION_REQUESTED: ElicitationRequested,
     names.ELICITATION_RESOLVED: ElicitationResolved,
     names.INSTALL_PROGRESS: InstallProgress,
+    names.AGENT_EVICTED: AgentEvicted,
 }

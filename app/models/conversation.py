@@ -12,7 +12,10 @@ Role = Literal["user", "agent", "system"]
 StopReason = Literal["end_turn", "cancelled", "max_tokens", "max_turn_requests", "refusal"]
 # "new-session" is an extension (issue 17): the divider after which members start afresh.
 # "handoff-limit" and "handoffs-stopped" are issue 28's: a chain of hand-offs held at its budget
-# (Continue sends it on), and one Stop ended (app/channels/handoffs/).
+# (Continue sends it on), and one Stop ended (app/channels/handoffs/). "made-room" is issue 29's:
+# the agent, idle, was stopped so that another could start (`madeRoom` says which, and the limit).
+# "recipients-dropped" is issue 29's: Stop ended a message before these recipients (`dropped`)
+# answered it.
 SystemCode = Literal[
     "agent-joined",
     "agent-left",
@@ -22,6 +25,8 @@ SystemCode = Literal[
     "restored",
     "handoff-limit",
     "handoffs-stopped",
+    "recipients-dropped",
+    "made-room",
 ]
 ToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]
 ToolStatus = Literal["pending", "in_progress", "completed", "failed"]
@@ -107,12 +112,12 @@ class ToolCall(WireModel):
     # Extension (issue 17): the id of the "always allow" rule that answered this tool call's
     # permission request without asking the person ("" when none did): its card says so.
     allowed_by_rule: str = ""
-    # The sub-agent sessions this tool call runs (ACP `session` content, issue 26): their
-    # parts are shown in its card.
     # Extension (issue 29): the person answered this tool call's permission request with a
     # reject option (`reject_once`, `reject_always`): its card says "rejected", not "failed"
     # (the agent then reports it `failed`). An allow given to a later request clears it.
     rejected: bool = False
+    # The sub-agent sessions this tool call runs (ACP `session` content, issue 26): their
+    # parts are shown in its card.
     sessions: list[str] = Field(default_factory=list)
 
 
@@ -176,6 +181,13 @@ class Attachment(WireModel):
     size: int = 0
 
 
+class MadeRoom(WireModel):
+    """A `made-room` line: the agent was stopped to start `forAgent` under the limit."""
+
+    for_agent: str
+    limit: int
+
+
 class Message(WireModel):
     id: str
     channel: str
@@ -193,6 +205,9 @@ class Message(WireModel):
     code: SystemCode | None = None
     attachments: list[Attachment] = Field(default_factory=list)
     handoff: Handoff | None = None  # issue 28 (see Handoff)
+    # Issue 29, on a `recipients-dropped` line: the recipients Stop left without answering.
+    dropped: list[str] = Field(default_factory=list)
+    made_room: MadeRoom | None = None  # issue 29 (see MadeRoom)
 
 
 class PermissionOption(WireModel):

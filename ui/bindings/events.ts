@@ -1,6 +1,6 @@
 // generated — do not edit: scripts/gen_bindings.py writes this file from app/.
 
-import type { AgentLog, AgentStateChanged, AttentionCounts, ChangesChanged, ChannelsChanged, CheckpointsChanged, CommandsChanged, ConfigChanged, ElicitationRequested, ElicitationResolved, InstallProgress, MessageDelta, MessageUpdated, NotificationOpened, PermissionRequested, PermissionResolved, PermissionRulesChanged, SessionChanged, SignInPrompt, SignInTerminalExited, SignInTerminalOutput, TerminalExited, TerminalOutput, TurnChanged, UsageChanged } from "./models";
+import type { AgentEvicted, AgentLog, AgentStateChanged, AttentionCounts, ChangesChanged, ChannelsChanged, CheckpointsChanged, CommandsChanged, ConfigChanged, ElicitationRequested, ElicitationResolved, InstallProgress, MessageDelta, MessageUpdated, NotificationOpened, PermissionRequested, PermissionResolved, PermissionRulesChanged, SessionChanged, SignInPrompt, SignInTerminalExited, SignInTerminalOutput, TerminalExited, TerminalOutput, TurnChanged, UsageChanged } from "./models";
 
 /** Every event the backend sends, by its SPEC name. */
 export const Events = {
@@ -29,6 +29,7 @@ export const Events = {
   ElicitationRequested: "elicitation:requested",
   ElicitationResolved: "elicitation:resolved",
   InstallProgress: "install:progress",
+  AgentEvicted: "agent:evicted",
 } as const;
 
 /** The payload type of each event. */
@@ -58,6 +59,7 @@ export interface EventPayloads {
   "elicitation:requested": ElicitationRequested;
   "elicitation:resolved": ElicitationResolved;
   "install:progress": InstallProgress;
+  "agent:evicted": AgentEvicted;
 }
 
 export type EventName = keyof EventPayloads;

@@ -1,5 +1,12 @@
 // generated — do not edit: scripts/gen_bindings.py writes this file from app/.
 
+/** Extension (issue 29): `agent`, idle, was stopped so that `forAgent` could start without going over `limits.maxRunningAgents` (`limit`). Its newest direct conversation also gets a `made-room` system message. */
+export interface AgentEvicted {
+  agent: string;
+  forAgent: string;
+  limit: number;
+}
+
 export interface AgentInfo {
   name: string;
   title: string;
@@ -194,6 +201,7 @@ export interface Conversation {
   busy: boolean;
   queued: number;
   answering: string;
+  next: string[];
   usage: Record<string, Usage>;
   permissions: PermissionRequested[];
   sessions: Record<string, MemberSession>;
@@ -312,6 +320,12 @@ export interface Location {
   line: number | null;
 }
 
+/** A `made-room` line: the agent was stopped to start `forAgent` under the limit. */
+export interface MadeRoom {
+  forAgent: string;
+  limit: number;
+}
+
 /** What one member's session offers and is set to. Empty lists: the agent offers none (or its session has not opened yet). */
 export interface MemberSession {
   modes: ModeInfo[];
@@ -354,9 +368,11 @@ export interface Message {
   stopReason: "end_turn" | "cancelled" | "max_tokens" | "max_turn_requests" | "refusal" | null;
   error: string;
   errorDetails: string;
-  code: "agent-joined" | "agent-left" | "no-recipient" | "agent-unavailable" | "new-session" | "restored" | "handoff-limit" | "handoffs-stopped" | null;
+  code: "agent-joined" | "agent-left" | "no-recipient" | "agent-unavailable" | "new-session" | "restored" | "handoff-limit" | "handoffs-stopped" | "recipients-dropped" | "made-room" | null;
   attachments: Attachment[];
   handoff: Handoff | null;
+  dropped: string[];
+  madeRoom: MadeRoom | null;
 }
 
 /** `text` is appended to part `index` (text, thought), or `part` replaces it (tool, plan). */
@@ -631,6 +647,7 @@ export interface ToolCall {
   diffs: Diff[];
   terminals: TerminalView[];
   allowedByRule: string;
+  rejected: boolean;
   sessions: string[];
 }
 
@@ -640,12 +657,12 @@ export interface TurnChanged {
   queued: number;
   answering: string;
   handoff: Handoff | null;
+  next: string[];
 }
 
 export interface Usage {
   used: number;
   size: number;
-  rejected: boolean;
   cost: Cost | null;
   rateLimits: RateLimit[];
 }

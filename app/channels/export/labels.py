@@ -48,6 +48,16 @@ def system_line(message: Message) -> str:
     if message.code == "agent-unavailable":
         reason = message.error or _("unknown reason")
         return _("@{agent} could not answer: {reason}").format(agent=agent, reason=reason)
+    if message.code == "made-room" and message.made_room is not None:
+        room = message.made_room
+        if room.limit == 1:
+            line = _("@{agent} was stopped to make room for @{other} (one agent runs at a time)")
+        else:
+            line = _(
+                "@{agent} was stopped to make room for @{other} "
+                "(at most {limit} agents run at once)"
+            )
+        return line.format(agent=agent, other=room.for_agent, limit=room.limit)
     return message.error or _("System message")
 
 
