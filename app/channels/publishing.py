@@ -93,6 +93,7 @@ class Publisher:
                 queued=len(state.queue_view()),
                 answering=state.answering,
                 handoff=state.handoff,
+                next=list(state.due),
             ),
         )
 
@@ -122,10 +123,19 @@ class Publisher:
                 names.PERMISSION_RESOLVED, PermissionResolved(id=request_id, channel=state.id)
             )
 
-    def system(self, state: ChannelState, code: SystemCode, agent: str, error: str = "") -> None:
+    def system(
+        self,
+        state: ChannelState,
+        code: SystemCode,
+        agent: str,
+        error: str = "",
+        dropped: list[str] | None = None,
+    ) -> None:
         """Posts a system message: kept now, or after the answer being streamed (shown below
         it, so kept after it)."""
-        message = new_message(state.id, "system", agent=agent, code=code, error=error)
+        message = new_message(
+            state.id, "system", agent=agent, code=code, error=error, dropped=dropped or []
+        )
         if state.turn is not None:
             state.held.append(message)
         else:
@@ -145,6 +155,7 @@ class Publisher:
             busy=state.busy,
             queued=len(queued),
             answering=state.answering,
+            next=list(state.due),
             usage=state.usage(),
             permissions=self._permissions.pending(state.id),
             sessions=state.offers(),

@@ -49,6 +49,8 @@ class ConversationHead(WireModel):
     busy: bool
     queued: int
     answering: str
+    # Issue 29: the recipients still to answer the message being answered, after `answering`.
+    next: list[str] = Field(default_factory=list)
     usage: dict[str, Usage] = Field(default_factory=dict)
     permissions: list[PermissionRequested] = Field(default_factory=list)
     # Extension (issue 14): each member's session modes and options, by agent name.

@@ -253,8 +253,11 @@ class Turns:
     # ---- stopping ----------------------------------------------------------------------------
 
     async def cancel(self, state: ChannelState) -> None:
+        dropped = _not_reached(state)
         state.scope.cancel()
         state.due = []
+        if dropped:  # kept in the conversation: who will not answer the message (issue 29)
+            self._publisher.system(state, "recipients-dropped", "", dropped=dropped)
         if self._handoffs is not None:
             self._handoffs.stop(state)  # the chain ends, and says whom it did not reach
         for message in state.queue_view():  # dropped, and not kept in history (kept here)
@@ -290,6 +293,16 @@ class Turns:
             state.scope.abandon()
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(asyncio.shield(worker), CANCEL_GRACE)
+
+
+def _not_reached(state: ChannelState) -> list[str]:
+    """The recipients of the message being answered that Stop leaves without answering it: the
+    ones due, and the one whose turn it is if its answer has not begun (it waits for the agent,
+    busy elsewhere, or for its start). A hand-off's are the chain's to say (handoffs/)."""
+    if state.handoff is not None:
+        return []
+    waiting = [state.answering] if state.answering and state.turn is None else []
+    return list(dict.fromkeys([*waiting, *state.due]))
 
 
 def _text_of(message: Message) -> str:
