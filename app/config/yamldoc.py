@@ -11,6 +11,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from app.config.limits import MAX_ALIASED_VALUES, MAX_DEPTH, MAX_VALUES
+from app.config.yaml_errors import explain, unreadable
 from app.config.yamlbudget import BudgetComposer, OverBudget, TooDeep, TooManyAliasedValues
 from app.config.yamlscan import FastScanner
 from app.i18n import _
@@ -34,14 +35,13 @@ def parse(text: str) -> Parsed:
     except MarkedYAMLError as err:
         return Parsed(None, None, _syntax_problem(err, text))
     except YAMLError as err:  # not marked: point at the start
-        first_line = str(err).splitlines()[0] if str(err) else "?"
-        return Parsed(None, None, Problem(line=1, column=1, message=_syntax_message(first_line)))
+        detail = str(err).splitlines()[0] if str(err) else type(err).__name__
+        return Parsed(None, None, Problem(line=1, column=1, message=unreadable(), detail=detail))
     except Exception as err:
         # ruamel raises plain errors on a few pathological inputs (`!!int` on text, `%YAML 1.3`,
         # deep nesting): still a problem in the text, never a crash of the editor.
         detail = str(err) or type(err).__name__
-        message = _("the file could not be read as YAML: {error}").format(error=detail)
-        return Parsed(None, None, Problem(line=1, column=1, message=message))
+        return Parsed(None, None, Problem(line=1, column=1, message=unreadable(), detail=detail))
     return Parsed(root, to_plain(root), None)
 
 
@@ -64,19 +64,16 @@ def _budget_problem(err: OverBudget, text: str) -> Problem:
 
 
 def _syntax_problem(err: MarkedYAMLError, text: str) -> Problem:
+    explained = explain(err, text)
     mark = err.problem_mark or err.context_mark
+    if explained.use_context_mark and err.context_mark is not None:
+        mark = err.context_mark  # a key without its ':' is noticed only on the next line
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     if err.context_mark is not None and line > last_content_line(text):
         # The parser ran off the end (an unclosed quote or bracket): point where it was opened.
         line, column = err.context_mark.line + 1, err.context_mark.column + 1
     line, column = clamp(text, line, column)
-    what = err.problem or err.context or "syntax error"
-    context = f" ({err.context})" if err.context and err.problem else ""
-    return Problem(line=line, column=column, message=_syntax_message(f"{what}{context}"))
-
-
-def _syntax_message(problem: str) -> str:
-    return _("YAML syntax error: {problem}").format(problem=problem)
+    return Problem(line=line, column=column, message=explained.message, detail=explained.detail)
 
 
 def last_content_line(text: str) -> int:

@@ -8,8 +8,11 @@ from app.models.wire import WireModel
 class Problem(WireModel):
     line: int
     column: int
-    message: str
+    message: str  # a sentence for a person, in the current language
     warning: bool = False
+    # The underlying tool's own words when the sentence rephrases them (a YAML parser error as
+    # ruamel wrote it), for a bug report or a search; "" when the sentence is all there is.
+    detail: str = ""
 
 
 def split(entries: list[Problem]) -> tuple[list[Problem], list[Problem]]:

@@ -258,3 +258,32 @@ def test_keys_are_completed_from_the_schema_under_the_csp(window: Page, shots: P
     window.locator(".cm-line").first.get_by_text("theme").hover()
     expect(window.locator(".cm-schema-help")).to_contain_text("theme: system | light | dark")
     assert window.evaluate("window.__csp") == []
+
+
+def test_a_yaml_syntax_error_is_said_in_plain_words_at_its_line(window: Page, shots: Path) -> None:
+    """Issue 29: ruamel's "expected <block end>, but found '-'" is a sentence about the line, its
+    `-` shown as code, with the parser's words kept faint beside it and in the editor's tooltip."""
+    window.set_viewport_size({"width": 1200, "height": 780})
+    open_settings(window)
+    replace_text(window, "theme: light\n- name: demo\n")
+
+    problem = window.locator("[data-testid=problem][data-line='2']")
+    expect(problem).to_contain_text(
+        "This line starts a list item (-) where a key was expected: check its indentation "
+        "against the lines above.",
+        timeout=WAIT,
+    )
+    expect(problem).to_have_attribute("data-column", "1")
+    expect(problem.locator(".message code")).to_have_text(["-"])
+    expect(problem.get_by_test_id("problem-detail")).to_have_text(
+        "expected <block end>, but found '-' (while parsing a block mapping)"
+    )
+    assert "<block end>" not in problem.locator(".message").inner_text().split("\n")[0]
+    window.screenshot(path=str(shots / "settings-yaml-sentence.png"))
+
+    # The editor's own marker says the same sentence, its code as code.
+    window.locator("[data-testid=config-editor] .cm-lintRange-error").first.hover()
+    tooltip = window.locator(".cm-tooltip-lint .cm-diagnostic-error")
+    expect(tooltip).to_contain_text("This line starts a list item", timeout=WAIT)
+    expect(tooltip.locator("code")).to_have_text(["-"])
+    expect(tooltip.locator(".problem-detail")).to_contain_text("expected <block end>")

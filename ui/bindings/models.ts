@@ -488,6 +488,7 @@ export interface Problem {
   column: number;
   message: string;
   warning: boolean;
+  detail: string;
 }
 
 /** A rate-limit window of the agent's account (claude's `_claude/rateLimit`): `window` is five_hour, seven_day, …; `utilization` 0–1; `resetsAt` in seconds since the epoch. */

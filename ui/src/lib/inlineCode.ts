@@ -34,3 +34,20 @@ export function plainText(text: string): string {
     .map((piece) => piece.text)
     .join("");
 }
+
+/** `text` as DOM nodes (text nodes and <code>), for a widget that takes nodes rather than a
+ *  Svelte component (CodeMirror's lint tooltips). Never HTML: the pieces are text. */
+export function codeTextNodes(text: string, doc: Document = document): DocumentFragment {
+  const fragment = doc.createDocumentFragment();
+  for (const piece of inlineCode(text)) {
+    if (!piece.code) {
+      fragment.append(doc.createTextNode(piece.text));
+      continue;
+    }
+    const code = doc.createElement("code");
+    code.className = "inline-code";
+    code.textContent = piece.text;
+    fragment.append(code);
+  }
+  return fragment;
+}

@@ -3,6 +3,8 @@
 import type { Diagnostic } from "@codemirror/lint";
 import type { Text } from "@codemirror/state";
 import type { Problem } from "../../bindings";
+import { sentence } from "../lib/errors";
+import { codeTextNodes, plainText } from "../lib/inlineCode";
 
 /** The document offset of a 1-based line and column, kept inside the document. */
 export function offsetOf(doc: Text, line: number, column: number): number {
@@ -22,11 +24,26 @@ function endOf(doc: Text, from: number): number {
 export function toDiagnostics(doc: Text, problems: Problem[]): Diagnostic[] {
   return problems.map((problem) => {
     const from = offsetOf(doc, problem.line, problem.column);
+    const text = sentence(problem.message);
     return {
       from,
       to: endOf(doc, from),
       severity: problem.warning ? "warning" : "error",
-      message: problem.message,
+      message: plainText(text),
+      // `code` spans as code, as in the problem list; the parser's own words below, faint.
+      renderMessage: () => messageNodes(text, problem.detail),
     };
   });
+}
+
+function messageNodes(text: string, detail: string): HTMLElement {
+  const box = document.createElement("span");
+  box.append(codeTextNodes(text));
+  if (detail) {
+    const words = document.createElement("span");
+    words.className = "problem-detail";
+    words.textContent = detail;
+    box.append(document.createElement("br"), words);
+  }
+  return box;
 }

@@ -83,6 +83,14 @@ const look = EditorView.theme({
   ".cm-diagnostic": { padding: "6px 10px", fontFamily: "var(--font-ui)" },
   ".cm-diagnostic-error": { borderLeft: "3px solid var(--danger)" },
   ".cm-diagnostic-warning": { borderLeft: "3px solid var(--warning)" },
+  ".cm-diagnostic .inline-code": {
+    padding: "0 3px",
+    borderRadius: "var(--radius-sm)",
+    background: "var(--bg-inset)",
+    fontFamily: "var(--font-mono)",
+    fontSize: "0.92em",
+  },
+  ".cm-diagnostic .problem-detail": { color: "var(--text-faint)", fontFamily: "var(--font-mono)", fontSize: "11.5px" },
   ".cm-panels": { backgroundColor: "var(--bg-subtle)", color: "var(--text)" },
 });
 
