@@ -1,0 +1,314 @@
+"""The conversation header at every width (issue 29), in the real window, in English and in
+French: a direct conversation with the demo agent (ready, then stopped) and a channel of three
+members, at 760×560, 1024×700, 1280×820 and 1920×1080. At each: no two visible controls of the
+header overlap, each is inside the window and the header, the name shows whole, each session
+picker shows its whole value or is in the "⋯" menu, and every action is either shown or an item
+of "⋯" (opened and found there). The export's "Saved to…" toast covers neither the header nor
+the members bar nor the composer. One app start per language; the width is changed with
+Playwright's set_viewport_size, which QtWebEngine honours over CDP (the page's innerWidth follows).
+Screenshots: test-output/screenshots/header-<lang>-<width>-<case>.png; what each width showed
+(shown and folded actions): test-output/header-widths-<lang>.json."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.agents import agent_yaml
+from tests.e2e.window import api, running_app
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+WIDTHS = [(760, 560), (1024, 700), (1280, 820), (1920, 1080)]
+CONVERSATION = "[data-testid=conversation][data-loaded=true]"
+HEADER = "[data-testid=conversation-header]"
+MENU_BUTTON = f"{HEADER} [data-testid=conversation-menu-button]"
+MENU = "[data-testid=conversation-menu]"
+WAIT = 30_000
+CHANNEL = "design-review"
+# A resize is seen by the ResizeObserver, measured in the next frame, rendered in the one after.
+SETTLED = """() => new Promise((r) =>
+  requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))"""
+
+DIRECT_ACTIONS = {"isolation", "export", "new-session", "details"}
+CHANNEL_ACTIONS = {"handoffs", "export", "new-session", "rename", "delete"}
+# What each action is in the "⋯" menu, found by the test ids the inline controls have.
+IN_MENU = {
+    "export": "[data-testid=export-menu] [data-format=markdown]",
+    "new-session": "[data-testid=new-session][role=menuitem]",
+    "details": "[data-testid=agent-details][role=menuitem]",
+    "rename": "[data-testid=rename-channel][role=menuitem]",
+    "delete": "[data-testid=delete-channel][role=menuitem]",
+    "isolation": "[data-testid=isolation-toggle][role=menuitemcheckbox]",
+    "handoffs": "[data-testid=handoff-budget] [role=menuitemradio][aria-checked=true]",
+    "usage": "[data-testid=usage]",
+}
+
+GEOMETRY = """() => {
+  const header = document.querySelector('[data-testid=conversation-header]');
+  const hb = header.getBoundingClientRect();
+  const W = window.innerWidth, H = window.innerHeight;
+  const problems = [];
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden'
+      && !el.closest('[data-folded=true]') && !el.closest('[role=menu]');
+  };
+  const label = (el) => el.dataset.testid || el.dataset.picker || el.getAttribute('aria-label')
+    || el.textContent.trim().slice(0, 30);
+  const inside = (r, box, pad = 0.5) => r.left >= box.left - pad && r.right <= box.right + pad
+    && r.top >= box.top - pad && r.bottom <= box.bottom + pad;
+  const name = header.querySelector('[data-testid=conversation-name]');
+  const controls = [...header.querySelectorAll('button, select, input, a[href], [role=meter]')]
+    .filter(shown).filter((el) => !el.parentElement.closest('button'));
+  const boxes = [[name, 'the name'], ...controls.map((el) => [el, label(el)])];
+  for (const [el, what] of boxes) {
+    const r = el.getBoundingClientRect();
+    if (!inside(r, { left: 0, top: 0, right: W, bottom: H }))
+      problems.push(`${what} is outside the window`);
+    if (!inside(r, hb)) problems.push(`${what} is outside the header`);
+  }
+  // The name's box is its line (title, handle, badge): measure its parts, not the block.
+  const nameParts = [...name.children].filter(shown);
+  const partBoxes = [...nameParts.map((el) => [el, 'the name']),
+    ...controls.map((el) => [el, label(el)])];
+  for (let i = 0; i < partBoxes.length; i++) for (let j = i + 1; j < partBoxes.length; j++) {
+    const a = partBoxes[i][0].getBoundingClientRect(), b = partBoxes[j][0].getBoundingClientRect();
+    const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    if (w > 0.5 && h > 0.5 && partBoxes[i][1] !== partBoxes[j][1])
+      problems.push(`${partBoxes[i][1]} overlaps ${partBoxes[j][1]}`);
+  }
+  const text = header.querySelector('[data-testid=conversation-name-text]');
+  if (text.scrollWidth > text.clientWidth)
+    problems.push(`the name is cut: ${text.clientWidth} of ${text.scrollWidth} px`);
+  for (const part of nameParts)
+    if (!inside(part.getBoundingClientRect(), hb)) problems.push('the name runs out of the header');
+  const slots = [...header.querySelectorAll('[data-fit-actions] [data-action]')].map((el) => ({
+    id: el.dataset.action, folded: el.dataset.folded === 'true', visible: shown(el),
+  }));
+  for (const slot of slots) if (!slot.folded && !slot.visible && slot.id !== 'usage')
+    problems.push(`${slot.id} is neither shown nor folded`);
+  const inline = '[data-testid=session-pickers] [data-testid=session-picker]';
+  const pickers = [...header.querySelectorAll(inline)].map((el) => {
+    const value = el.querySelector('.name, .switch-name');
+    return {
+      key: el.dataset.picker,
+      value: el.dataset.value,
+      folded: el.closest('[data-action]').dataset.folded === 'true',
+      text: value ? value.textContent.trim() : '',
+      whole: value ? value.scrollWidth <= value.clientWidth : true,
+    };
+  });
+  for (const p of pickers)
+    if (!p.folded && !p.whole) problems.push(`the picker ${p.key} shows "${p.text}" cut`);
+  return { problems, slots, pickers, name: text.textContent, nameWidth: text.clientWidth };
+}"""
+
+
+def config_text(language: str) -> str:
+    return (
+        f"theme: light\nlanguage: {language}\nagents:\n"
+        "  - name: demo\n    builtin: demo\n    title: Demo\n"
+        + agent_yaml("alpha", title="Alpha")
+        + agent_yaml("beta", title="Beta")
+    )
+
+
+@pytest.fixture
+def app(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Page, str]]:
+    exports = tmp_path / "exports"
+    exports.mkdir()
+    config = tmp_path / "header.yaml"
+    config.write_text(config_text(request.param), encoding="utf-8")
+    env = {"SIDEKICKS_TEST_SAVE_PATH": str(exports), "SIDEKICKS_DEMO_DELAY": "0"}
+    with running_app(["--config", str(config)], tmp_path / "app.log", env) as (page, _proc):
+        yield page, str(request.param)
+
+
+def resize(page: Page, width: int, height: int) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function("([w, h]) => innerWidth === w && innerHeight === h", arg=[width, height])
+    page.evaluate(SETTLED)
+
+
+def open_menu(page: Page) -> None:
+    page.click(MENU_BUTTON)
+    page.wait_for_selector(MENU)
+
+
+def close_menu(page: Page) -> None:
+    page.keyboard.press("Escape")
+    page.wait_for_selector(MENU, state="detached")
+
+
+def check_header(page: Page, title: str, expected: set[str]) -> dict[str, Any]:
+    """Asserts the header's layout at this width; returns what it showed and what it folded."""
+    found = page.evaluate(GEOMETRY)
+    assert found["problems"] == [], found
+    assert found["name"] == title
+    slots = {slot["id"]: slot for slot in found["slots"]}
+    assert expected <= set(slots), f"actions missing from the header: {expected - set(slots)}"
+    folded = [slot["id"] for slot in found["slots"] if slot["folded"]]
+    menu_shown = page.locator(MENU_BUTTON).count() == 1
+    if folded or menu_shown:
+        open_menu(page)
+        menu = page.locator(MENU)
+        box = menu.bounding_box()
+        size = page.viewport_size
+        assert box is not None and size is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5
+        assert box["y"] + box["height"] <= size["height"] + 0.5, "the ⋯ menu runs off the window"
+        for action in folded:
+            assert menu.locator(f"[data-action='{action}']").count() == 1, f"{action} not in ⋯"
+            if action in IN_MENU:
+                assert menu.locator(IN_MENU[action]).count() >= 1, f"{action}: {IN_MENU[action]}"
+        for picker in found["pickers"]:
+            if picker["folded"]:
+                item = menu.locator(f"[data-testid=session-picker][data-picker='{picker['key']}']")
+                assert item.get_attribute("data-value") == picker["value"]
+                # Its current value is said: the checked choice (a select) or the checked box.
+                checked = item.locator("[aria-checked=true]").count() + (
+                    1 if item.get_attribute("aria-checked") is not None else 0
+                )
+                assert checked == 1
+        close_menu(page)
+    return {
+        "shown": [slot["id"] for slot in found["slots"] if not slot["folded"]],
+        "folded": folded,
+        "name_px": found["nameWidth"],
+    }
+
+
+def shoot(page: Page, shots: Path, language: str, width: int, case: str) -> None:
+    page.screenshot(path=str(shots / f"header-{language}-{width}-{case}.png"))
+
+
+def boxes_overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+    assert a is not None and b is not None
+    w = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+    h = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+    return w > 0.5 and h > 0.5
+
+
+def export_from_header(page: Page) -> None:
+    """Exports as Markdown, from the header's Export menu or from "⋯" when it is folded."""
+    export = page.locator(f"{HEADER} [data-action=export]").first
+    if export.get_attribute("data-folded") == "true":
+        open_menu(page)
+        page.click(f"{MENU} [data-testid=export-menu] [data-format=markdown]")
+    else:
+        page.click(f"{HEADER} [data-testid=export-button]")
+        page.click("[data-testid=export-menu] [data-format=markdown]")
+    page.wait_for_selector("[data-testid=export-saved]", timeout=WAIT)
+
+
+def check_toast(page: Page) -> None:
+    toast = page.locator("[data-testid=export-saved]").bounding_box()
+    for covered in (HEADER, "[data-testid=members]", "[data-testid=composer]"):
+        assert not boxes_overlap(toast, page.locator(covered).bounding_box()), covered
+    size = page.viewport_size
+    assert toast is not None and size is not None
+    assert toast["x"] >= 0 and toast["x"] + toast["width"] <= size["width"]
+
+
+def check_members(page: Page) -> None:
+    """The members bar wraps: each control inside the window, none over another."""
+    problems = page.evaluate(
+        """() => {
+          const bar = document.querySelector('[data-testid=members]');
+          const els = [...bar.querySelectorAll('button, select, [role=meter], .chip-name')]
+            .filter((el) => el.getBoundingClientRect().width > 0);
+          const out = [];
+          for (const el of els) { const r = el.getBoundingClientRect();
+            if (r.left < 0 || r.right > innerWidth + 0.5) out.push(`${el.className} outside`); }
+          for (let i = 0; i < els.length; i++) for (let j = i + 1; j < els.length; j++) {
+            const a = els[i].getBoundingClientRect(), b = els[j].getBoundingClientRect();
+            if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5
+                && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5
+                && !els[i].contains(els[j]) && !els[j].contains(els[i]))
+              out.push(`${els[i].className} over ${els[j].className}`);
+          }
+          return out;
+        }"""
+    )
+    assert problems == []
+
+
+def keyboard_reaches_the_menu(page: Page) -> None:
+    """⋯ opens from the keyboard on its first item; ↓ moves; Escape gives the focus back."""
+    page.focus(MENU_BUTTON)
+    page.keyboard.press("ArrowDown")
+    page.wait_for_selector(MENU)
+    first = page.evaluate("() => document.activeElement.closest('[role=menu]') !== null")
+    page.keyboard.press("ArrowDown")
+    second = page.evaluate("() => document.activeElement.getAttribute('role')")
+    assert first and second is not None and second.startswith("menuitem")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(MENU, state="detached")
+    focused = page.evaluate("() => document.activeElement.dataset.testid")
+    assert focused == "conversation-menu-button"
+
+
+@pytest.mark.parametrize("app", ["en", "fr"], indirect=True)
+def test_the_header_fits_at_every_width(app: tuple[Page, str], shots: Path) -> None:
+    page, language = app
+    report: dict[str, Any] = {}
+    resize(page, 1280, 820)
+    page.locator("[data-testid=agent-item]", has_text="Demo").click()
+    page.wait_for_selector(CONVERSATION)
+    box = page.locator("[data-testid=composer-input]")
+    box.fill("/echo hello")
+    box.press("Escape")  # closes the command completion, so that Enter sends
+    box.press("Enter")
+    page.wait_for_selector(
+        f"{CONVERSATION} [data-testid=message][data-role=agent][data-done=true]", timeout=WAIT
+    )
+    page.wait_for_selector(f"{HEADER} [data-testid=session-picker]", state="attached")
+
+    for state in ("ready", "stopped"):
+        if state == "stopped":
+            api(page, "AgentService", "Stop", "demo")
+            page.wait_for_selector(f"{HEADER} [data-testid=agent-state][data-state=stopped]")
+        for width, height in WIDTHS:
+            resize(page, width, height)
+            report[f"direct-{state}-{width}"] = check_header(page, "Demo", DIRECT_ACTIONS)
+            shoot(page, shots, language, width, f"direct-{state}")
+
+    # A folded picker still works from "⋯": the mode is changed there at 760 px.
+    resize(page, 760, 560)
+    mode = page.locator(f"{HEADER} [data-action='picker:mode']")
+    if mode.get_attribute("data-folded") == "true":
+        keyboard_reaches_the_menu(page)
+        open_menu(page)
+        item = page.locator(f"{MENU} [data-picker=mode] [role=menuitemradio][aria-checked=false]")
+        value = item.first.get_attribute("data-value")
+        item.first.click()
+        page.wait_for_selector(
+            f"{HEADER} [data-testid=session-pickers] [data-picker=mode][data-value='{value}']",
+            state="attached",
+            timeout=WAIT,
+        )
+
+    members = ["demo", "alpha", "beta"]
+    api(page, "ChannelService", "Create", CHANNEL, "Header check: three members", members)
+    page.locator("[data-testid=channel-item]", has_text=CHANNEL).click()
+    page.wait_for_selector(f"{CONVERSATION} [data-testid=members] [data-member=beta]")
+    for width, height in WIDTHS:
+        resize(page, width, height)
+        report[f"channel-{width}"] = check_header(page, CHANNEL, CHANNEL_ACTIONS)
+        check_members(page)
+        if width in (760, 1280):
+            export_from_header(page)
+            check_toast(page)
+        shoot(page, shots, language, width, "channel")
+    (ROOT / "test-output").mkdir(exist_ok=True)
+    (ROOT / "test-output" / f"header-widths-{language}.json").write_text(
+        json.dumps(report, indent=1), encoding="utf-8"
+    )
