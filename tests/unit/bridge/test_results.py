@@ -115,7 +115,9 @@ def test_a_model_result_reaches_the_page_as_camel_case_json() -> None:
 
 def test_models_inside_lists_and_dicts_are_encoded_too() -> None:
     assert page_value("Models") == {
-        "problems": [{"line": 1, "column": 2, "message": "it's \\ wrong", "warning": False}]
+        "problems": [
+            {"line": 1, "column": 2, "message": "it's \\ wrong", "warning": False, "detail": ""}
+        ]
     }
 
 
