@@ -11,13 +11,13 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from app.acp.client import SessionHandler
 from app.acp.updates import SessionSetup
 from app.channels.registry import ChannelRegistry
 from app.channels.state import ChannelState
 from app.history.base import PendingFork
 
 if TYPE_CHECKING:
+    from app.acp.client import SessionHandler
     from app.acp.connection import AgentConnection
     from app.acp.workspace import Workspace
 

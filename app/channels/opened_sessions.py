@@ -20,7 +20,6 @@ import logging
 from typing import TYPE_CHECKING
 
 from app.acp.errors import describe_error
-from app.acp.sessions_list import ListedSession
 from app.channels.membership import CHANNEL_NAME_MAX, Membership
 from app.channels.publishing import Publisher
 from app.channels.registry import ChannelRegistry
@@ -31,6 +30,7 @@ from app.models.conversation import Channel
 
 if TYPE_CHECKING:
     from app.acp.connection import AgentConnection
+    from app.acp.sessions_list import ListedSession
 
 log = logging.getLogger(__name__)
 

@@ -6,6 +6,8 @@ The store never writes in the folder it snapshots and never reads or writes the 
 see docs/checkpoints.md.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from app.checkpoints.model import (
     DEFAULT_IGNORED,
     DEFAULT_MAX_FILE_BYTES,
@@ -13,7 +15,20 @@ from app.checkpoints.model import (
     Skipped,
     Snapshot,
 )
-from app.checkpoints.store import CheckpointError, CheckpointStore
+
+if TYPE_CHECKING:
+    from app.checkpoints.store import CheckpointError, CheckpointStore
+
+
+def __getattr__(name: str) -> Any:
+    # The store (and pygit2 with it, ~3 MB and 0.1-0.4 s) loads with the first checkpoint, not
+    # with the idle window: importing app.checkpoints.model must not pull it in.
+    if name in ("CheckpointError", "CheckpointStore"):
+        from app.checkpoints import store
+
+        return getattr(store, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DEFAULT_IGNORED",

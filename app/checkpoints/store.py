@@ -16,11 +16,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-import pygit2
-
-from app.checkpoints import differences, pruning, snapshots
 from app.checkpoints.model import (
     DEFAULT_IGNORED,
     DEFAULT_MAX_FILE_BYTES,
@@ -28,15 +25,43 @@ from app.checkpoints.model import (
     Skipped,
     Snapshot,
 )
-from app.checkpoints.shadow import gitdir_for, open_gitdir, open_shadow, real_folder
 from app.core.errors import UserError
 from app.i18n import _
+
+if TYPE_CHECKING:
+    import pygit2
+
+    from app.checkpoints import differences, pruning, snapshots
+    from app.checkpoints.shadow import gitdir_for, open_gitdir, open_shadow, real_folder
 
 AUTHOR = ("Sidekicks", "checkpoints@sidekicks.invalid")
 
 _guard = threading.Lock()
 _locks: dict[Path, threading.Lock] = {}
 T = TypeVar("T")
+
+
+def _load_git() -> None:
+    """pygit2 and the store's Git side, imported by the first call that needs them: an idle
+    window opens a store (Checkpointing.open) but takes no checkpoint, and pygit2 costs ~3 MB
+    and 0.1-0.4 s at start-up (docs/benchmarks.md). Every method but __init__ calls it first."""
+    if "open_shadow" in globals():
+        return
+    import pygit2
+
+    from app.checkpoints import differences, pruning, snapshots
+    from app.checkpoints.shadow import gitdir_for, open_gitdir, open_shadow, real_folder
+
+    globals().update(
+        pygit2=pygit2,
+        differences=differences,
+        pruning=pruning,
+        snapshots=snapshots,
+        gitdir_for=gitdir_for,
+        open_gitdir=open_gitdir,
+        real_folder=real_folder,
+        open_shadow=open_shadow,  # last: the one _load_git looks for
+    )
 
 
 class CheckpointError(UserError):
@@ -64,6 +89,7 @@ class CheckpointStore:
         """The folder as it is now; files over the size cap (and nested repositories) skipped.
         Without `keep`, nothing names it (no ref, no commit: its id is its tree's): it is for a
         comparison now, and the next pruning drops what only it held."""
+        _load_git()
         folder = self._folder(root)
         with self._shadow(folder) as repo:
             tree_id, skipped = snapshots.take(repo, folder, self.max_file_bytes)
@@ -86,6 +112,7 @@ class CheckpointStore:
         self, root: str | os.PathLike[str], before_id: str, after_id: str
     ) -> list[FileDifference]:
         """Each path changed from one snapshot (tree or commit id) to the other, once."""
+        _load_git()
         folder = self._folder(root)
         with self._shadow(folder) as repo:
             try:
@@ -95,6 +122,7 @@ class CheckpointStore:
 
     def blob(self, root: str | os.PathLike[str], blob_id: str) -> bytes:
         """A stored file's bytes (a link's: its target), exactly as they were snapshotted."""
+        _load_git()
         folder = self._folder(root)
         with self._shadow(folder) as repo:
             try:
@@ -110,6 +138,7 @@ class CheckpointStore:
     ) -> set[str]:
         """Which of these paths (relative, "/"-separated) one of these snapshots holds: what the
         checkpoints see (neither ignored nor skipped), as opposed to what they leave out."""
+        _load_git()
         folder = self._folder(root)
         wanted = set(paths)
         found: set[str] = set()
@@ -126,6 +155,7 @@ class CheckpointStore:
 
     def existing(self, root: str | os.PathLike[str], snapshot_ids: Iterable[str]) -> set[str]:
         """Which of these snapshots of the folder the store still holds (not cleared)."""
+        _load_git()
         gitdir = gitdir_for(self.store_dir, os.path.realpath(root))
         if not (gitdir / "HEAD").is_file():
             return set()
@@ -138,6 +168,7 @@ class CheckpointStore:
 
     def count(self) -> tuple[int, int | None]:
         """How many snapshots the store holds, and when the oldest was taken (None: none)."""
+        _load_git()
         total, oldest = 0, None
         for gitdir in self._gitdirs():
             with _lock_for(gitdir):
@@ -153,10 +184,12 @@ class CheckpointStore:
 
     def size_bytes(self) -> int:
         """What the whole store takes on disk (every folder's shadow repository)."""
+        _load_git()
         return pruning.size_bytes(self.store_dir)
 
     def forget(self, root: str | os.PathLike[str], snapshot_ids: Iterable[str]) -> None:
         """Drops these snapshots of the folder and the objects nothing else keeps."""
+        _load_git()
         gitdir = gitdir_for(self.store_dir, os.path.realpath(root))
         if not (gitdir / "HEAD").is_file():
             return
@@ -175,6 +208,7 @@ class CheckpointStore:
         """Drops every snapshot taken before `cutoff` (seconds since the epoch), in every
         folder, but those named in `keep` (answers in progress), then the objects nothing
         keeps; how many snapshots went."""
+        _load_git()
         kept = {pruning.REFS + snapshot_id for snapshot_id in keep}
         dropped = 0
         for gitdir in self._gitdirs():
@@ -198,21 +232,25 @@ class CheckpointStore:
 
     def remove_folder(self, root: str | os.PathLike[str]) -> None:
         """Drops a folder's shadow repository whole (its every snapshot and its stat cache)."""
+        _load_git()
         gitdir = gitdir_for(self.store_dir, os.path.realpath(root))
         with _lock_for(gitdir):
             shutil.rmtree(gitdir, ignore_errors=True)
 
     def read(self, root: str | os.PathLike[str], work: Callable[[pygit2.Repository], T]) -> T:
         """`work` run on the folder's shadow repository under its lock (contents.py's reads)."""
+        _load_git()
         with self._shadow(self._folder(root)) as repo:
             return work(repo)
 
     def gitdir(self, root: str | os.PathLike[str]) -> Path:
         """Where the folder's shadow repository is (it may not exist yet)."""
+        _load_git()
         return gitdir_for(self.store_dir, os.path.realpath(root))
 
     @contextmanager
     def _shadow(self, folder: str) -> Iterator[pygit2.Repository]:
+        _load_git()
         gitdir = gitdir_for(self.store_dir, folder)
         with _lock_for(gitdir):
             repo = open_shadow(gitdir, folder, self.ignored)
@@ -227,6 +265,7 @@ class CheckpointStore:
         return sorted(path.parent for path in self.store_dir.glob("*/HEAD"))
 
     def _folder(self, root: str | os.PathLike[str]) -> str:
+        _load_git()
         try:
             return real_folder(root)
         except OSError as error:

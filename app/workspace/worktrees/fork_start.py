@@ -23,11 +23,18 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
-import pygit2
-
-from app.checkpoints import contents
 from app.checkpoints.store import CheckpointStore
+from app.core.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import pygit2
+
+    from app.checkpoints import contents
+else:  # with the first fork into worktrees, not with the window
+    pygit2 = LazyModule("pygit2")
+    contents = LazyModule("app.checkpoints.contents")
 
 EXECUTABLE = 0o755
 REGULAR = 0o644

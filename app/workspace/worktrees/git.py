@@ -12,11 +12,16 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-
-import pygit2
+from typing import TYPE_CHECKING
 
 from app.core.errors import UserError
+from app.core.lazy import LazyModule
 from app.i18n import _
+
+if TYPE_CHECKING:
+    import pygit2
+else:
+    pygit2 = LazyModule("pygit2")  # with the first worktree, not with the window
 
 BRANCH_PREFIX = "sidekicks"
 # The worktree's own files, never the agent's work.

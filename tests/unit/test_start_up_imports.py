@@ -1,0 +1,65 @@
+"""What the idle window does not load (issue 29, memory): libraries that only a feature in use
+needs are imported on first use. Each is checked in a fresh interpreter that imports what
+`python -m app` imports and starts the core headless, as the window's process does."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from app.core.lazy import LazyModule
+
+ROOT = Path(__file__).resolve().parents[2]
+# Library → what loads it on first use (and what it costs at start-up: docs/benchmarks.md).
+DEFERRED = {
+    "acp": "the first agent started (app/agents/connecting.py)",
+    "pygit2": "the first checkpoint or worktree (app/checkpoints/store.py, app/core/lazy.py)",
+    "markdown_it": "the first HTML export (app/channels/export/service.py)",
+}
+PROBE = """
+import json, sys
+from pathlib import Path
+import app.__main__, app.bridge.window
+from app import Sidekicks
+config = Path(sys.argv[1])
+config.write_text("agents:\\n  - name: demo\\n    builtin: demo\\n", encoding="utf-8")
+with Sidekicks(config=config):
+    loaded = sorted(name for name in json.loads(sys.argv[2]) if name in sys.modules)
+print(json.dumps(loaded))
+"""
+
+
+def test_the_idle_app_imports_none_of_the_deferred_libraries(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, str(tmp_path / "idle.yaml"), json.dumps(list(DEFERRED))],
+        cwd=ROOT,
+        env={"XDG_CONFIG_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    loaded = json.loads(result.stdout.splitlines()[-1])
+    assert {name: DEFERRED[name] for name in loaded} == {}
+
+
+def test_a_lazy_module_imports_on_its_first_attribute_once_from_any_thread() -> None:
+    name = "tests.unit.lazy_target"
+    sys.modules.pop(name, None)
+    lazy = LazyModule(name)
+    assert name not in sys.modules
+    seen: list[object] = []
+    threads = [threading.Thread(target=lambda: seen.append(lazy.VALUE)) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert seen == [42] * 8
+    assert sys.modules[name].LOADS == [1]  # executed once
+    with pytest.raises(AttributeError):
+        _ = lazy.missing
