@@ -58,9 +58,19 @@ export function systemText(message: Message): string {
       return t("Stopped: the hand-offs to {to} were not sent", {
         to: mentionList(message.handoff?.to ?? []),
       });
+    case "made-room":
+      return madeRoomText(message.agent, message.madeRoom?.forAgent ?? "", message.madeRoom?.limit ?? 0);
     default:
       return message.error;
   }
+}
+
+/** Why an agent was stopped (issue 29): its conversation's line and the toast say the same. */
+export function madeRoomText(agent: string, forAgent: string, limit: number): string {
+  const words = { agent: `@${agent}`, other: `@${forAgent}`, limit };
+  return limit === 1
+    ? t("{agent} was stopped to make room for {other} (one agent runs at a time)", words)
+    : t("{agent} was stopped to make room for {other} (at most {limit} agents run at once)", words);
 }
 
 /** Agents as "@bob, @carol" (issue 28's hand-off lines). */

@@ -18,6 +18,7 @@ function message(id: string, text = id, queued = false): Message {
     code: null,
     attachments: [],
     handoff: null,
+    madeRoom: null,
   };
 }
 

@@ -53,6 +53,7 @@ function message(id: string, queued = false): Message {
     code: null,
     attachments: [],
     handoff: null,
+    madeRoom: null,
   };
 }
 

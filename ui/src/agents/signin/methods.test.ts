@@ -22,6 +22,7 @@ function message(role: Message["role"], ...texts: string[]): Message {
     code: null,
     attachments: [],
     handoff: null,
+    madeRoom: null,
   };
 }
 

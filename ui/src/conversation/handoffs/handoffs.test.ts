@@ -19,6 +19,7 @@ function system(code: Message["code"], agent: string, to: string[], budget = 3):
     code,
     attachments: [],
     handoff: { fromAgent: agent, index: budget, budget, to },
+    madeRoom: null,
   };
 }
 

@@ -72,6 +72,7 @@ function sample(role: "user" | "agent", i: number): Message {
     code: null,
     attachments: [],
     handoff: null,
+    madeRoom: null,
   };
 }
 
