@@ -52,3 +52,46 @@ describe("a word typed in full is complete, a prefix is not", () => {
     expect(found && second && alreadyComplete("/hel", found, second)).toBe(false);
   });
 });
+
+describe("the @ menu lists the channel's members first, then the other agents, then @here and @all", () => {
+  const agent = (name: string): AgentInfo => ({ name, title: name, description: "" }) as AgentInfo;
+  const ctx = (members: string[]): CompletionContext => ({
+    configured: ["demo", "bob", "alice", "carol"],
+    members,
+    direct: "",
+    lastResponder: "",
+    agents: ["demo", "bob", "alice", "carol"].map(agent),
+    commandsOf: () => [],
+  });
+  const labels = (text: string, members: string[]): string[] =>
+    complete(text, text.length, ctx(members))?.items.map((i) => i.label) ?? [];
+
+  test("members in the channel's order, then the others in configuration order, then everyone", () => {
+    expect(labels("@", ["carol", "bob"])).toEqual(["@carol", "@bob", "@demo", "@alice", "@here", "@all"]);
+  });
+
+  test("the typed prefix filters every group", () => {
+    expect(labels("@a", ["carol", "alice"])).toEqual(["@alice", "@all"]);
+    expect(labels("@he", ["carol"])).toEqual(["@here"]);
+  });
+
+  test("a channel without members offers no @here or @all", () => {
+    expect(labels("@", [])).toEqual(["@demo", "@bob", "@alice", "@carol"]);
+  });
+
+  test("members do not join, the others do, and everyone is not an agent", () => {
+    const items = complete("@", 1, ctx(["bob"]))?.items ?? [];
+    expect(items.map((i) => [i.label, i.joins ?? false, i.everyone ?? false])).toEqual([
+      ["@bob", false, false],
+      ["@demo", true, false],
+      ["@alice", true, false],
+      ["@carol", true, false],
+      ["@here", false, true],
+      ["@all", false, true],
+    ]);
+  });
+
+  test("a direct conversation offers no mention at all", () => {
+    expect(complete("@", 1, { ...ctx(["bob"]), direct: "bob" })).toBeNull();
+  });
+});

@@ -1,8 +1,9 @@
 // What the composer offers to complete at the caret: `@agent` mentions, and `/command`s of the
-// agents the message is for (`/agent:command` for any member, in a channel).
+// agents the message is for (`/agent:command` for any member, in a channel). Mentions list the
+// channel's members first (in member order), then the other agents, then `@here` and `@all`.
 
 import type { AgentInfo, Command } from "../../bindings";
-import { mentions, route, type RouteContext } from "./routing";
+import { EVERY_MEMBER, mentions, route, type RouteContext } from "./routing";
 
 export interface Item {
   key: string;
@@ -15,6 +16,8 @@ export interface Item {
   agent: string;
   /** A mentioned agent that is not a member joins the channel. */
   joins?: boolean;
+  /** `@here`, `@all`: every member (issue 29). */
+  everyone?: boolean;
 }
 
 export interface Completion {
@@ -49,22 +52,36 @@ export function complete(text: string, caret: number, ctx: CompletionContext): C
   const mention = MENTION_AT_CARET.exec(before);
   if (mention && !ctx.direct) {
     const query = (mention[1] ?? "").toLowerCase();
-    const items = ctx.agents
-      .filter((a) => a.name.toLowerCase().startsWith(query) || a.title.toLowerCase().startsWith(query))
-      .map(
-        (a): Item => ({
-          key: `@${a.name}`,
-          insert: `@${a.name} `,
-          label: `@${a.name}`,
-          detail: a.title !== a.name ? a.title : a.description,
-          hint: "",
-          agent: a.name,
-          joins: !ctx.members.includes(a.name),
-        }),
-      );
+    const items = mentionItems(query, ctx);
     return { kind: "mention", from: caret - query.length - 1, to: caret, items: items.slice(0, MAX_ITEMS) };
   }
   return null;
+}
+
+function mentionItems(query: string, ctx: CompletionContext): Item[] {
+  const matching = ctx.agents.filter(
+    (a) => a.name.toLowerCase().startsWith(query) || a.title.toLowerCase().startsWith(query),
+  );
+  const inChannel = (name: string): number => ctx.members.indexOf(name);
+  const members = matching.filter((a) => inChannel(a.name) >= 0).sort((a, b) => inChannel(a.name) - inChannel(b.name));
+  const others = matching.filter((a) => inChannel(a.name) < 0);
+  const items = [...members, ...others].map(
+    (a): Item => ({
+      key: `@${a.name}`,
+      insert: `@${a.name} `,
+      label: `@${a.name}`,
+      detail: a.title !== a.name ? a.title : a.description,
+      hint: "",
+      agent: a.name,
+      joins: inChannel(a.name) < 0,
+    }),
+  );
+  if (ctx.members.length === 0) return items;
+  const everyone = EVERY_MEMBER.filter((word) => word.startsWith(query)).map(
+    (word): Item => ({ key: `@${word}`, insert: `@${word} `, label: `@${word}`, detail: "", hint: "", agent: "", everyone: true }),
+  );
+  // @here and @all stay listed: past MAX_ITEMS, the agents at the end are the ones left out.
+  return [...items.slice(0, MAX_ITEMS - everyone.length), ...everyone];
 }
 
 function commandItems(leading: string, query: string, ctx: CompletionContext): Item[] {

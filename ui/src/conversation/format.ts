@@ -58,6 +58,10 @@ export function systemText(message: Message): string {
       return t("Stopped: the hand-offs to {to} were not sent", {
         to: mentionList(message.handoff?.to ?? []),
       });
+    case "recipients-dropped":
+      return message.dropped.length === 1
+        ? t("Stopped: {agent} will not answer this message", { agent: `@${message.dropped[0]}` })
+        : t("Stopped: {agents} will not answer this message", { agents: mentionList(message.dropped) });
     case "made-room":
       return madeRoomText(message.agent, message.madeRoom?.forAgent ?? "", message.madeRoom?.limit ?? 0);
     default:

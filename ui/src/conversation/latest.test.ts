@@ -17,6 +17,7 @@ function message(id: string, text = id, queued = false): Message {
     errorDetails: "",
     code: null,
     attachments: [],
+    dropped: [],
     handoff: null,
     madeRoom: null,
   };

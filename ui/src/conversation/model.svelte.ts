@@ -87,6 +87,8 @@ export class ConversationModel {
   busy = $state(false);
   queuedCount = $state(0);
   answering = $state("");
+  /** The recipients still to answer the message being answered, after `answering` (issue 29). */
+  next = $state.raw<string[]>([]);
   /** The turn under way is this hand-off (issue 28; null for the person's message). */
   handoff = $state.raw<Handoff | null>(null);
   usage = $state.raw<Record<string, Usage>>({});
@@ -144,6 +146,7 @@ export class ConversationModel {
       this.busy = conversation.busy;
       this.queuedCount = conversation.queued;
       this.answering = conversation.answering;
+      this.next = conversation.next;
       this.usage = conversation.usage;
       this.permissions = conversation.permissions;
       this.queued = conversation.messages.filter((m) => m.queued);
@@ -297,6 +300,7 @@ export class ConversationModel {
           this.busy = turn.busy;
           this.queuedCount = turn.queued;
           this.answering = turn.answering;
+          this.next = turn.next;
           this.handoff = turn.handoff;
         });
       }),

@@ -52,6 +52,7 @@ function message(id: string, queued = false): Message {
     errorDetails: "",
     code: null,
     attachments: [],
+    dropped: [],
     handoff: null,
     madeRoom: null,
   };
@@ -70,6 +71,7 @@ function conversation(messages: Message[], more: boolean): Conversation {
     busy: false,
     queued: 0,
     answering: "",
+    next: [],
     usage: {},
     permissions: [],
     sessions: {},

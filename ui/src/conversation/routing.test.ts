@@ -4,7 +4,7 @@
 
 import { describe, expect, test } from "vitest";
 import corpus from "../../../tests/corpus/routing.json";
-import { notConfigured, route } from "./routing";
+import { notConfigured, route, withRecipients } from "./routing";
 
 describe("the composer's preview routes the message as the corpus says", () => {
   for (const c of corpus.cases) {
@@ -31,5 +31,37 @@ describe("recipients the configuration no longer has", () => {
   test("configured recipients are never named", () => {
     const ctx = { configured: ["demo", "alpha"], members: ["alpha", "demo"] };
     expect(notConfigured(route("@demo @alpha hi", ctx), ctx.configured)).toEqual([]);
+  });
+});
+
+describe("who will answer, chosen in the preview, rewrites the leading mentions", () => {
+  const ctx = { configured: ["alice", "bob", "carol"], members: ["alice", "bob", "carol"] };
+
+  test("the chosen replace the leading mentions, the rest stays as typed", () => {
+    expect(withRecipients("@alice, @bob what now?", ["bob", "carol"], ctx)).toBe("@bob @carol what now?");
+    expect(route(withRecipients("@alice hi", ["carol", "alice"], ctx), ctx).recipients).toEqual(["carol", "alice"]);
+  });
+
+  test("without a leading mention the chosen go first", () => {
+    expect(withRecipients("what now?", ["bob"], ctx)).toBe("@bob what now?");
+    expect(withRecipients("", ["bob"], ctx)).toBe("@bob ");
+  });
+
+  test("@all gives way to the chosen members", () => {
+    expect(withRecipients("@all status", ["alice", "carol"], ctx)).toBe("@alice @carol status");
+  });
+
+  test("a mention later in the text keeps its place and is not repeated", () => {
+    expect(withRecipients("@alice ask @bob", ["alice", "carol", "bob"], ctx)).toBe("@alice @carol ask @bob");
+  });
+
+  test("a leading @word that names no agent is text", () => {
+    expect(withRecipients("@zed is down", ["bob"], ctx)).toBe("@bob @zed is down");
+  });
+
+  test("a command after the mentions stays a command", () => {
+    const text = withRecipients("@alice /help", ["bob"], ctx);
+    expect(text).toBe("@bob /help");
+    expect(route(text, ctx)).toMatchObject({ recipients: ["bob"], command: true, text: "/help" });
   });
 });

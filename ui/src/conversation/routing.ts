@@ -175,3 +175,23 @@ export function lastResponder(messages: readonly Message[], members: readonly st
 export function notConfigured(r: Route, configured: readonly string[]): string[] {
   return r.recipients.filter((name) => !configured.includes(name));
 }
+
+const LEADING_MENTION = new RegExp(`^[${SPACE}]*@(${NAME})[,:]?(?:[${SPACE}]+|$)`, "u");
+
+/**
+ * The draft with its leading mentions rewritten so that `chosen` answer it (the preview's
+ * "who will answer" choices, issue 29): the leading `@name`s of agents, `@here` and `@all` give
+ * way to `@` + each of `chosen` not mentioned later in the text (those keep their place there),
+ * then the rest as typed. A leading `@word` that names no agent is text, and stays.
+ */
+export function withRecipients(text: string, chosen: readonly string[], ctx: RouteContext): string {
+  let rest = text;
+  for (let match = LEADING_MENTION.exec(rest); match; match = LEADING_MENTION.exec(rest)) {
+    const name = match[1] ?? "";
+    if (!EVERY_MEMBER.includes(name.toLowerCase()) && agentNamed(name, ctx.configured) === undefined) break;
+    rest = rest.slice(match[0].length);
+  }
+  const later = addressed(rest, ctx.configured, ctx.members);
+  const leading = chosen.filter((a) => !later.includes(a)).map((a) => `@${a}`);
+  return leading.length ? `${leading.join(" ")} ${rest.replace(new RegExp(`^[${SPACE}]+`, "u"), "")}` : rest;
+}

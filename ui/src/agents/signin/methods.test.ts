@@ -21,6 +21,7 @@ function message(role: Message["role"], ...texts: string[]): Message {
     errorDetails: "",
     code: null,
     attachments: [],
+    dropped: [],
     handoff: null,
     madeRoom: null,
   };

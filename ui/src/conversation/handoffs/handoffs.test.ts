@@ -18,6 +18,7 @@ function system(code: Message["code"], agent: string, to: string[], budget = 3):
     errorDetails: "",
     code,
     attachments: [],
+    dropped: [],
     handoff: { fromAgent: agent, index: budget, budget, to },
     madeRoom: null,
   };

@@ -71,6 +71,7 @@ function sample(role: "user" | "agent", i: number): Message {
     errorDetails: "",
     code: null,
     attachments: [],
+    dropped: [],
     handoff: null,
     madeRoom: null,
   };
