@@ -408,6 +408,27 @@ def test_a_hostile_snippet_shows_as_text(app: Page, shots: Path) -> None:
     shoot(page, shots, "hostile")
 
 
+def test_a_snippet_reads_as_text_without_markdown_with_its_words_marked(
+    app: Page, shots: Path
+) -> None:
+    """Issue 29: not "## Demo answer You asked: > Hi!": the Markdown's syntax is gone from the
+    snippet, the words it marks are the matched ones."""
+    page = app
+    room = api(page, "ChannelService", "Create", "notes", "")
+    markdown = (
+        "## Demo answer\n\nYou asked:\n\n> **Walrus** plans for [the trip](https://x.example)"
+        "\n\n- run `npm test`\n- pack the _walrus_ kit"
+    )
+    fill_channel(page, room["id"], [markdown])
+    found = search(page, "walrus")
+    assert len(found) == 1, found
+    assert found[0]["snippet"] == (
+        "Demo answer · You asked: Walrus plans for the trip · run npm test · pack the walrus kit"
+    )
+    assert found[0]["marks"] == ["Walrus", "walrus"]
+    shoot(page, shots, "markdown-snippet")
+
+
 def test_an_empty_search_one_without_results_and_a_refused_one_say_so(app: Page) -> None:
     page = app
     room = api(page, "ChannelService", "Create", "quiet", "")

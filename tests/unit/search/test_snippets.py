@@ -54,3 +54,47 @@ def test_markers_an_agent_writes_are_text_not_highlights() -> None:
     shown, found = marked("<b>bold</b> [match] \x02match\x03", "match ")
     assert shown == "<b>bold</b> [match] \x02match\x03"
     assert found == ["match", "match"]
+
+
+# --- issue 29: a snippet reads as text, not as Markdown -----------------------------------------
+
+
+def test_the_demo_answer_reads_as_text_without_its_markdown() -> None:
+    shown, words = marked("## Demo answer\n\nYou asked:\n\n> Hi!\n", "asked")
+    assert shown == "Demo answer · You asked: Hi!"
+    assert words == ["asked"]
+
+
+def test_emphasis_links_code_and_lists_lose_their_syntax_and_keep_their_words() -> None:
+    text = (
+        "# Plan\n\n**Bold** and _it_ and ~~old~~, see [the docs](https://x.example/d) "
+        "and ![a chart](c.png).\n\n- run `npm test`\n- 1. nested\n\n"
+        "```python\nprint('hi')\n```\n\nA \\*literal\\* star &amp; <b>tag</b>"
+    )
+    shown, _ = marked(text, "docs")
+    assert shown == (
+        "Plan · Bold and it and old, see the docs and a chart. run npm test · nested · "
+        "print('hi') · A *literal* star & <b>tag</b>"
+    )
+    assert "https://x.example" not in shown  # a link shows its text, not its address
+
+
+def test_highlights_land_on_the_words_of_the_text_shown() -> None:
+    shown, ranges = snippet("> **Café** is `ready`\n\n## ready now", parse("ready "))
+    assert shown == "Café is ready · ready now"
+    assert [shown[a:b] for a, b in ranges] == ["ready", "ready"]
+    shown, ranges = snippet("*Été* déjà", parse("ete "))
+    assert [shown[a:b] for a, b in ranges] == ["Été"]
+
+
+def test_a_table_reads_cell_by_cell() -> None:
+    shown, _ = marked("| name | state |\n|---|---|\n| demo | running |\n", "demo")
+    assert shown == "name · state · demo · running"
+
+
+def test_a_match_far_into_a_huge_message_is_still_shown() -> None:
+    text = "## Log\n\n" + "line of text.\n\n" * 10_000 + "the **needle** here\n\n" + "x.\n\n" * 100
+    shown, words = marked(text, "needle")
+    assert words == ["needle"]
+    assert shown.startswith("…") and shown.endswith("…")
+    assert "**" not in shown
