@@ -19,6 +19,7 @@ function request(id: string): PermissionRequested {
       diffs: [],
       terminals: [],
       allowedByRule: "",
+      rejected: false,
       sessions: [],
     },
     options: [],
