@@ -181,15 +181,15 @@ def test_retry_makes_only_that_agent_answer_again_and_is_reachable_by_keyboard(
     second = next(m["id"] for m in shown if m["agent"] == "demo2")
     asked = next(m["id"] for m in shown if m["role"] == "user")
 
-    # The keyboard: Up and Down move between messages, Tab reaches the message's actions (Retry
-    # first on an answer).
+    # The keyboard: Up and Down move between messages, Enter reaches the message's actions
+    # (Retry first on an answer; issue 29: Tab leaves the list, tests/e2e/test_ui_reading.py).
     message(page, second).focus()
     page.keyboard.press("ArrowUp")
     first = next(m["id"] for m in shown if m["agent"] == "demo")
     assert page.evaluate("document.activeElement?.dataset.id") == first
     page.keyboard.press("ArrowDown")
     assert page.evaluate("document.activeElement?.dataset.id") == second
-    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
     label = page.evaluate("document.activeElement?.getAttribute('aria-label')")
     assert label == "Retry: @demo2 answers this message again"
     assert (
