@@ -287,6 +287,7 @@ def test_the_header_fits_at_every_width(app: tuple[Page, str], shots: Path) -> N
     if mode.get_attribute("data-folded") == "true":
         keyboard_reaches_the_menu(page)
         open_menu(page)
+        shoot(page, shots, language, 760, "direct-menu")
         item = page.locator(f"{MENU} [data-picker=mode] [role=menuitemradio][aria-checked=false]")
         value = item.first.get_attribute("data-value")
         item.first.click()
