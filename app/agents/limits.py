@@ -52,8 +52,12 @@ async def make_room(
         victim = min(idle, key=lambda r: r.last_used)
         log.info("stopping %s, the least recently used idle agent, to start %s",
                  victim.name, starting.name)  # fmt: skip
+        # Two starts making room at once pick the same victim: its stop is said once, by the
+        # one that began it (a stop under way has already let go of the connection).
+        first = victim.conn is not None
         await stop(victim)
-        evicted(victim, starting, limit)
+        if first:
+            evicted(victim, starting, limit)
 
 
 def limit_refusal(running: list[AgentRuntime], starting: AgentRuntime, limit: int) -> str:

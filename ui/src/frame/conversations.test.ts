@@ -18,7 +18,7 @@ function conv(id: string, direct: string, lastActivity: string, createdAt = last
 const T = (minute: number): string => `2026-12-02T08:${String(minute).padStart(2, "0")}:00.000Z`;
 
 describe("groupConversations", () => {
-  it("groups direct conversations under their agent, newest first, in the configuration's order", () => {
+  it("groups direct conversations under their agent, newest made first, in the configuration's order", () => {
     const all = [
       conv("01", "demo", T(1)),
       conv("02", "", T(2)), // a channel: not listed here
@@ -32,13 +32,17 @@ describe("groupConversations", () => {
     expect(groups[0]!.conversations.map((c) => c.id)).toEqual(["04", "05", "01"]);
   });
 
-  it("orders by the last activity, then the creation of records without one, then the id", () => {
-    const all = [conv("A1", "demo", "", T(7)), conv("A2", "demo", T(3)), conv("A3", "demo", T(3))];
-    expect(groupConversations(all, ["demo"])[0]!.conversations.map((c) => c.id)).toEqual(["A1", "A3", "A2"]);
+  it("orders by creation, not by the last message (issue 29: a conversation written to stays put)", () => {
+    const all = [conv("A1", "demo", T(50), T(1)), conv("A2", "demo", T(3), T(3)), conv("A3", "demo", T(3), T(3))];
+    expect(groupConversations(all, ["demo"])[0]!.conversations.map((c) => c.id)).toEqual(["A3", "A2", "A1"]);
   });
 
-  it("has no group for an agent without a conversation", () => {
-    expect(groupConversations([conv("1", "", T(1))], ["demo"])).toEqual([]);
+  it("has a group for every configured agent, talked to or not, in the configuration's order", () => {
+    const groups = groupConversations([conv("1", "", T(1)), conv("2", "bob", T(2))], ["demo", "bob"]);
+    expect(groups).toEqual([
+      { agent: "demo", conversations: [] },
+      { agent: "bob", conversations: [expect.objectContaining({ id: "2" })] },
+    ]);
   });
 });
 

@@ -1,5 +1,8 @@
 // An agent's several direct conversations (issue 28) as the sidebar lists them: grouped under
 // their agent, newest first, a few shown until "more" is asked. Pure functions: Vitest runs them.
+// Issue 29: nothing moves when a conversation is opened or written to. Every configured agent has
+// its group (in the configuration's order) from the start, and conversations are ordered by when
+// they were made, not by their last message.
 
 import type { Channel } from "../../bindings";
 
@@ -8,26 +11,22 @@ export const SHOWN = 3;
 
 export interface AgentConversations {
   agent: string;
-  /** Newest first: by the person's last message, else the creation (ids break ties). */
+  /** Newest made first (ids break ties); none yet for an agent never talked to. */
   conversations: Channel[];
 }
 
-/** When the conversation was last written to by the person (or made): the sidebar's order. */
-function activityOf(channel: Channel): string {
-  return channel.lastActivity || channel.createdAt;
-}
-
-/** Newest first; two alike in time by id (time-sortable), the later first. */
+/** Newest made first; two alike in time by id (time-sortable), the later first. */
 export function newestFirst(a: Channel, b: Channel): number {
-  const byTime = activityOf(b).localeCompare(activityOf(a));
+  const byTime = b.createdAt.localeCompare(a.createdAt);
   if (byTime !== 0) return byTime;
   return b.id < a.id ? -1 : b.id > a.id ? 1 : 0;
 }
 
-/** The direct conversations of `all`, one group per agent: agents in `order` (the
- *  configuration's) first, in that order, then agents no longer configured by name. */
+/** The direct conversations of `all`, one group per agent: every agent of `order` (the
+ *  configuration's), in that order, even without a conversation, then agents no longer
+ *  configured that still have one, by name. */
 export function groupConversations(all: readonly Channel[], order: readonly string[]): AgentConversations[] {
-  const byAgent = new Map<string, Channel[]>();
+  const byAgent = new Map<string, Channel[]>(order.map((name) => [name, []]));
   for (const channel of all) {
     if (!channel.direct) continue;
     const list = byAgent.get(channel.direct) ?? [];

@@ -1,0 +1,141 @@
+"""Issue 29 in the real window: the sidebar stays put (an agent keeps its row when its
+conversation opens and gets messages), an agent stopped to make room says so (a toast with the
+way to the limit, and a line in its conversation), find and move (the search button, Ctrl+K
+going to channels, conversations and agents, Alt+Up/Down and Ctrl+Tab between conversations),
+Save looking disabled while the file has problems, and each agent card's @handle.
+Screenshots: test-output/screenshots/find-*.png."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.window import api, running_app, text_of
+
+pytestmark = pytest.mark.e2e
+
+CONVERSATION = "[data-testid=conversation][data-loaded=true]"
+WAIT = 30_000  # ms: agents start and answer within this
+THREE_DEMOS = """agents:
+  - name: demo
+    builtin: demo
+  - name: alpha
+    title: Alpha
+    builtin: demo
+  - name: beta
+    title: Beta
+    builtin: demo
+"""
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Page]:
+    config = tmp_path / "find.yaml"
+    config.write_text(THREE_DEMOS, encoding="utf-8")
+    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
+        page.set_viewport_size({"width": 1280, "height": 820})
+        yield page
+
+
+@pytest.fixture
+def crowded(tmp_path: Path) -> Iterator[Page]:
+    """Two demo agents and room for one."""
+    config = tmp_path / "crowded.yaml"
+    config.write_text(
+        "limits:\n  maxRunningAgents: 1\n"
+        + THREE_DEMOS.replace("  - name: beta\n    title: Beta\n    builtin: demo\n", ""),
+        encoding="utf-8",
+    )
+    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
+        page.set_viewport_size({"width": 1280, "height": 820})
+        yield page
+
+
+def sidebar_rows(page: Page) -> list[dict[str, Any]]:
+    """Every entry of the sidebar with its text and its box."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid=sidebar] [data-nav-item]')].map((e) => {
+            const r = e.getBoundingClientRect();
+            const label = e.querySelector('.label');
+            return {text: (label || e).textContent.trim(), x: r.x, y: r.y, w: r.width, h: r.height};
+        })"""
+    )
+
+
+def send_and_wait(page: Page, text: str, answers: int = 1) -> None:
+    box = page.locator("[data-testid=composer-input]")
+    box.fill(text)
+    box.press("Escape")  # closes the completion opened by /, so Enter sends
+    box.press("Enter")
+    done = f"{CONVERSATION} [data-testid=message][data-role=agent][data-done=true]"
+    expect(page.locator(done)).to_have_count(answers, timeout=WAIT)
+
+
+def open_agent(page: Page, title: str) -> None:
+    row = page.locator(
+        "[data-testid=sidebar] :is([data-testid=agent-item], [data-testid=direct-item])",
+        has_text=title,
+    )
+    row.click()
+    expect(page.locator("#conversation-title")).to_contain_text(title, timeout=WAIT)
+    page.wait_for_selector(CONVERSATION, timeout=WAIT)
+
+
+# ---- the sidebar stays put ------------------------------------------------------------------
+
+
+def test_an_agent_keeps_its_place_in_the_sidebar_when_opened_and_written_to(
+    app: Page, shots: Path
+) -> None:
+    page = app
+    page.wait_for_selector("[data-testid=sidebar] [data-testid=agent-item]")
+    before = sidebar_rows(page)
+    texts = [r["text"] for r in before]
+    assert texts.index("demo") < texts.index("Alpha") < texts.index("Beta") < texts.index(
+        "All agents"
+    ), texts  # every agent under Direct messages, in the configuration's order
+    open_agent(page, "Alpha")  # the middle one: anything above or below it moving would show
+    send_and_wait(page, "/echo Hello")
+    expect(page.locator("[data-testid=direct-item]", has_text="Alpha")).to_have_attribute(
+        "title", "/echo Hello", timeout=WAIT
+    )  # the conversation is titled: the sidebar has heard of it
+    after = sidebar_rows(page)
+    assert after == before
+    open_agent(page, "Beta")
+    send_and_wait(page, "/echo Again")
+    open_agent(page, "Alpha")  # an older conversation again: nothing moves
+    assert sidebar_rows(page) == before
+    page.screenshot(path=str(shots / "find-sidebar-stays-put.png"))
+
+
+# ---- an agent stopped to make room says so -------------------------------------------------
+
+
+def test_an_agent_stopped_to_make_room_says_so_in_a_toast_and_in_its_conversation(
+    crowded: Page, shots: Path
+) -> None:
+    page = crowded
+    open_agent(page, "demo")
+    send_and_wait(page, "/echo First")
+    open_agent(page, "Alpha")
+    send_and_wait(page, "/echo Second")  # starting alpha stops demo: one agent runs at a time
+    toast = page.locator("[data-testid=made-room-toast][data-agent=demo]")
+    expect(toast).to_contain_text(
+        "@demo was stopped to make room for @alpha (one agent runs at a time)", timeout=WAIT
+    )
+    page.screenshot(path=str(shots / "find-made-room-toast.png"))
+    open_agent(page, "demo")
+    line = page.locator(f"{CONVERSATION} [data-testid=message][data-code=made-room]")
+    expect(line).to_have_count(1, timeout=WAIT)
+    assert "@demo was stopped to make room for @alpha" in text_of(line)
+    toast.get_by_test_id("made-room-limit").click()  # the way to the limit
+    field = page.get_by_test_id("preferences-max-running")
+    expect(field).to_be_focused(timeout=WAIT)
+    expect(field).to_have_value("1")
+    expect(toast).to_have_count(0)
+    states = {a["name"]: a["state"] for a in api(page, "AgentService", "List")}
+    assert states == {"demo": "stopped", "alpha": "ready"}
