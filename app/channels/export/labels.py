@@ -58,6 +58,11 @@ def system_line(message: Message) -> str:
                 "(at most {limit} agents run at once)"
             )
         return line.format(agent=agent, other=room.for_agent, limit=room.limit)
+    if message.code == "recipients-dropped" and message.dropped:
+        names = ", ".join(f"@{name}" for name in message.dropped)
+        if len(message.dropped) == 1:
+            return _("Stopped: {agent} will not answer this message").format(agent=names)
+        return _("Stopped: {agents} will not answer this message").format(agents=names)
     return message.error or _("System message")
 
 
