@@ -81,7 +81,10 @@ class Arguments:
         # Resolved as the class is defined: an annotation that names nothing fails at import,
         # not at the page's first call.
         hints = typing.get_type_hints(method)
-        self.validators = {name: TypeAdapter(hints[name]) for name in self.names if name in hints}
+        # Each validator is built by the first call that needs it: an idle window calls few of
+        # the methods, and every validator (with the models it names) costs memory (issue 29).
+        self.hints = {name: hints[name] for name in self.names if name in hints}
+        self.validators: dict[str, TypeAdapter[Any]] = {}
         # Plain `str`/`int`/`bool`/`float` parameters: a value of exactly that type needs no
         # validator (most calls; it keeps a page read such as Conversation at its cost).
         self.exact = {
@@ -109,7 +112,7 @@ class Arguments:
             value = values[name]
             if type(value) is self.exact.get(name):
                 continue
-            validator = self.validators.get(name)
+            validator = self.validator(name)
             if validator is None:
                 continue
             try:
@@ -122,6 +125,12 @@ class Arguments:
                     continue
                 raise UserError(refusal(name, err)) from None
         return values
+
+    def validator(self, name: str) -> TypeAdapter[Any] | None:
+        validator = self.validators.get(name)
+        if validator is None and name in self.hints:
+            validator = self.validators[name] = TypeAdapter(self.hints[name])
+        return validator
 
 
 def refusal(name: str, err: ValidationError) -> str:

@@ -11,7 +11,11 @@ from pydantic.alias_generators import to_camel
 
 
 class WireModel(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=False)
+    # defer_build: a model's validator and serializer are built when it is first used, not as
+    # its class is defined: the idle window uses few of the ~80 models (issue 29, memory).
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, frozen=False, defer_build=True
+    )
 
     def wire(self) -> dict[str, Any]:
         """The JSON value the page receives (SPEC field names, camelCase)."""
