@@ -61,6 +61,7 @@ def exposed(method: Callable[P, R]) -> Callable[P, R]:
 
     wrapper.__signature__ = inspect.signature(method)  # type: ignore[attr-defined]
     wrapper.__exposed__ = True  # type: ignore[attr-defined]
+    wrapper.__arguments__ = arguments  # type: ignore[attr-defined]  # tests build its validators
     return wrapper
 
 

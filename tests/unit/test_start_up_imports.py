@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from app.api import service_classes
+from app.core.expose import Arguments
 from app.core.lazy import LazyModule
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,3 +65,17 @@ def test_a_lazy_module_imports_on_its_first_attribute_once_from_any_thread() -> 
     assert sys.modules[name].LOADS == [1]  # executed once
     with pytest.raises(AttributeError):
         _ = lazy.missing
+
+
+def test_every_exposed_argument_has_a_validator_that_builds() -> None:
+    """@exposed builds a validator with the first call that needs it (not at import, which the
+    idle window paid for every method): each one builds all the same, for every service."""
+    built = 0
+    for service in service_classes():
+        for name, method in vars(service).items():
+            arguments = getattr(method, "__arguments__", None)
+            if isinstance(arguments, Arguments):
+                for parameter in arguments.hints:
+                    assert arguments.validator(parameter) is not None, (service, name, parameter)
+                    built += 1
+    assert built > 50  # the walk found the services' methods
