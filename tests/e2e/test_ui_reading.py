@@ -242,7 +242,19 @@ def test_a_rejected_edit_is_rejected_not_failed_and_its_question_comes_above_its
         assert asked["y"] + asked["height"] <= shown["y"], (asked, shown)  # question first
         page.screenshot(path=str(shots / "reading-permission-above-diff.png"))
 
-        prompt.locator("[data-option=reject]").click()
+        # From the composer, the list's stop is this answer; its Tab goes to the prompt's
+        # buttons first (the prompt says "or Tab to the buttons"), then along them.
+        page.locator("[data-testid=composer-input]").focus()
+        page.keyboard.press("Shift+Tab")  # Stop, in the turn line above the box
+        assert page.evaluate("document.activeElement?.dataset.testid") == "stop"
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate("document.activeElement?.dataset.role") == "agent"
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement?.dataset.option") == "allow"
+        page.keyboard.press("Tab")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement?.dataset.option") == "reject"
+        page.keyboard.press("Enter")
         answer = page.locator(f"{MESSAGE}[data-role=agent][data-done=true]")
         answer.wait_for(timeout=WAIT)
         expect(card).to_have_attribute("data-status", "rejected", timeout=WAIT)
