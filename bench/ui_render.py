@@ -16,6 +16,7 @@ window starts on the same configuration.
 
 Run: .venv/bin/python bench/ui_render.py   (needs ui/dist: cd ui && npm run build)
      .venv/bin/python bench/ui_render.py --render   (part 1 only, quicker to repeat)
+     .venv/bin/python bench/ui_render.py --stream   (part 2 only, after part 1 in its window)
      .venv/bin/python bench/ui_render.py --render --runs 5   (part 1 in 5 fresh windows: each
      run's figures, then their medians; "cold" is only cold in a window just started)
      .venv/bin/python bench/ui_render.py --tiny   (10 Markdown messages, /bench 500, 0.5 s
@@ -45,8 +46,9 @@ MARKDOWN_MESSAGES = pick(100, 10)  # 50 `/echo` prompts and their 50 answers
 PACED_RATE, PACED_SECONDS = 2000, pick(10.0, 0.5)
 BENCH_CHUNKS = count("BENCH_CHUNKS", 20000, 500)
 RENDER_ONLY = "--render" in sys.argv  # part 1 only: no streaming, no long history to prefill
+STREAM_ONLY = "--stream" in sys.argv  # part 2 only: no long history to prefill
 # x2 messages; tiny: still more than the 100 a conversation opens with, so it scrolls back.
-HISTORY_SENDS = 0 if RENDER_ONLY else count("BENCH_HISTORY", 5000, 60)
+HISTORY_SENDS = 0 if RENDER_ONLY or STREAM_ONLY else count("BENCH_HISTORY", 5000, 60)
 REOPEN = pick(5, 2)
 IDLE_MS = pick(3000, 300)
 RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 1
@@ -459,9 +461,12 @@ def main() -> None:
             print("\n".join(render_lines(r)))
             return
         s = measure_streaming(page)
+        if STREAM_ONLY:
+            print("\n".join(render_lines(r) + stream_lines(s)))
+            return
         h = measure_history(page)
 
-    print("\n".join(render_lines(r) + other_lines(s, h)))
+    print("\n".join(render_lines(r) + stream_lines(s) + history_lines(h)))
 
 
 def restore(pristine: Path, data: Path) -> None:
@@ -494,7 +499,7 @@ def render_lines(r: dict[str, Any]) -> list[str]:
     ]
 
 
-def other_lines(s: dict[str, Any], h: dict[str, Any]) -> list[str]:
+def stream_lines(s: dict[str, Any]) -> list[str]:
     return [
         f"2. stream /bench {BENCH_CHUNKS:,}: {s['seconds']:.2f} s, {s['rate']:,.0f} chunks/s"
         f" ({s['deltas']:,} deltas after coalescing), text complete: {s['complete']}",
@@ -511,6 +516,11 @@ def other_lines(s: dict[str, Any], h: dict[str, Any]) -> list[str]:
         f"   p50 {s['paced_p50']:5.1f} ms   ({s['paced_frames']} frames)",
         f"   anchor, not shown     : max {s['paced_unseen_max']:6.1f} ms"
         f"   p99 {s['paced_unseen_p99']:6.1f} ms",
+    ]
+
+
+def history_lines(h: dict[str, Any]) -> list[str]:
+    return [
         f"3. scroll back through {HISTORY_SENDS * 2:,} messages: {h['steps']} steps"
         f" in {h['seconds']:.1f} s",
         f"   DOM at open           : {h['nodes_open']:6,} nodes, {h['messages_open']} messages",

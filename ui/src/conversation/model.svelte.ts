@@ -40,6 +40,10 @@ export const WINDOW_INITIAL = 100;
  *  initial window follows a step per frame (growInitial), so a conversation shows at once. */
 export const WINDOW_FIRST = 24;
 const GROW_STEP = 40;
+/** Streamed deltas are applied at most this often (ms): every other frame at 60 Hz. */
+export const DRAW_INTERVAL = 33;
+/** Animation frames' times vary by a millisecond or two around their 16.7 ms. */
+const FRAME_SLACK = 4;
 
 export interface ResolvedPermission {
   request: PermissionRequested;
@@ -115,6 +119,8 @@ export class ConversationModel {
   #end = 0;
   #pending: MessageDelta[] = [];
   #frame = 0;
+  /** When deltas were last applied (an animation frame's time). */
+  #drawnAt = -Infinity;
   #buffer: Buffered[] | null = [];
   #offs: (() => void)[] = [];
   #chosen = new Map<string, string>();
@@ -468,11 +474,19 @@ export class ConversationModel {
 
   #queueDelta(delta: MessageDelta): void {
     this.#pending.push(delta);
-    if (!this.#frame) this.#frame = requestAnimationFrame(() => this.#flush());
+    if (!this.#frame) this.#frame = requestAnimationFrame((now) => this.#flush(now));
   }
 
-  #flush(): void {
+  /** Streamed text is drawn at most every DRAW_INTERVAL ms: each drawn frame costs the
+   *  compositor a redraw of the window (QtWebEngine composites in software here: 5–15 ms a
+   *  frame), and drawing every frame of a fast stream left no time for the frames between. */
+  #flush(now: number): void {
+    if (now - this.#drawnAt < DRAW_INTERVAL - FRAME_SLACK) {
+      this.#frame = requestAnimationFrame((later) => this.#flush(later));
+      return;
+    }
     this.#frame = 0;
+    this.#drawnAt = now;
     if (this.#applyPending()) this.#refresh();
   }
 
