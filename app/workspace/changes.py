@@ -6,7 +6,6 @@ needs (reverting.py) and announced as `changes:changed`."""
 from __future__ import annotations
 
 import asyncio
-import difflib
 import hashlib
 import json
 import logging
@@ -55,6 +54,8 @@ def no_blobs(ref: BlobRef) -> bytes:
 def unified_diff(path: str, before: str | None, after: str) -> tuple[str, int, int]:
     """The unified diff from `before` (None: a new file) to `after`, cut past DIFF_LIMIT
     characters with a note; and the lines added and deleted (counted over the whole diff)."""
+    import difflib  # with the first change shown, not with the window
+
     lines = difflib.unified_diff(
         (before or "").splitlines(keepends=True),
         after.splitlines(keepends=True),

@@ -22,6 +22,8 @@ DEFERRED = {
     "acp": "the first agent started (app/agents/connecting.py)",
     "pygit2": "the first checkpoint or worktree (app/checkpoints/store.py, app/core/lazy.py)",
     "markdown_it": "the first HTML export (app/channels/export/service.py)",
+    "tarfile": "the first binary install (app/agents/gallery/archive.py)",
+    "difflib": "the first change recorded (app/workspace/changes.py)",
 }
 PROBE = """
 import json, sys

@@ -14,13 +14,19 @@ import os
 import shutil
 import stat
 import sys
-import tarfile
-import zipfile
 from pathlib import Path, PurePosixPath
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import unquote, urlsplit
 
+from app.core.lazy import LazyModule
 from app.i18n import _
+
+if TYPE_CHECKING:
+    import tarfile
+    import zipfile
+else:  # with the first binary install, not with the window
+    tarfile = LazyModule("tarfile")
+    zipfile = LazyModule("zipfile")
 
 ArchiveFormat = Literal["zip", "tar.gz", "tar.bz2", "raw"]
 MAX_MEMBERS = 20_000
