@@ -28,8 +28,15 @@ def packaged() -> Layout:
         # `bash` from PATH: on Windows, Git Bash's (CreateProcess would look in System32 first,
         # where bash.exe may be WSL's).
         bash = shutil.which("bash") or "bash"
+        # The quickest gzip level: the same files, compressed in a third of the time.
+        quick = {**os.environ, "SIDEKICKS_PACKAGE_GZIP_LEVEL": "1"}
         result = subprocess.run(
-            [bash, "scripts/package"], cwd=ROOT, capture_output=True, text=True, timeout=1700
+            [bash, "scripts/package"],
+            cwd=ROOT,
+            env=quick,
+            capture_output=True,
+            text=True,
+            timeout=1700,
         )
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
         remember(DIST, digest(ROOT, venv_stamp))  # after the build: its setup made the stamp
