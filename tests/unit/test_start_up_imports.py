@@ -23,7 +23,6 @@ DEFERRED = {
     "pygit2": "the first checkpoint or worktree (app/checkpoints/store.py, app/core/lazy.py)",
     "markdown_it": "the first HTML export (app/channels/export/service.py)",
     "tarfile": "the first binary install (app/agents/gallery/archive.py)",
-    "difflib": "the first change recorded (app/workspace/changes.py)",
 }
 PROBE = """
 import json, sys
