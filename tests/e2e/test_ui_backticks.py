@@ -1,6 +1,6 @@
 """No raw markup (issue 29): the agents' and Sidekicks' sentences quote names in backticks, and
 the window shows those as code, never as backticks — an agent's description, its sign-in
-method's description, a failed answer's error, a refused action's sentence, the settings'
+method's description, a tool call's title, a failed answer's error, a refused action's sentence, the settings'
 problems. The fake agent (tests/fakes/backtick_agent.py) says every sentence that way."""
 
 from __future__ import annotations
@@ -56,6 +56,10 @@ def test_backticks_in_agents_and_app_sentences_show_as_code(app: Page, shots: Pa
     box = page.locator("[data-testid=composer-input]")
     box.fill("hello")
     box.press("Enter")
+
+    # A tool call's title, as claude-agent-acp writes a command's.
+    tool = page.locator(f"{CONVERSATION} [data-testid=message][data-role=agent] .tool .title")
+    shows_code(tool.first, "npm test")
 
     # The failed answer's error, as the agent wrote it, with its names as code.
     failure = page.get_by_test_id("message-error")

@@ -5,8 +5,9 @@ check that they show as code, never as raw backticks (issue 29).
     python tests/fakes/backtick_agent.py
 
 `initialize` announces one `env_var` sign-in method with such a description; `session/new`
-opens a session (the agent does not insist on the sign-in); a prompt fails with -32603 and data
-"Run `opencode auth login` first, then try `/retry`".
+opens a session (the agent does not insist on the sign-in); a prompt runs a tool titled
+"`npm test`" (as claude-agent-acp titles a command), then fails with -32603 and data "Run
+`opencode auth login` first, then try `/retry`".
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import time
 from typing import Any
 
 import rpc  # tests/fakes/rpc.py: this script's folder is on sys.path
-from rpc import send
+from rpc import send, update
 
 AUTH_METHODS = [
     {
@@ -43,6 +44,8 @@ def handle(message: dict[str, Any]) -> None:
     elif method == "session/new":
         send({"id": rid, "result": {"sessionId": f"tick-{time.monotonic_ns()}"}})
     elif method == "session/prompt":
+        update(message["params"]["sessionId"], {"sessionUpdate": "tool_call", "toolCallId": "t1",
+               "title": "`npm test`", "kind": "execute", "status": "completed"})  # fmt: skip
         send({"id": rid, "error": {"code": -32603, "message": "Internal error",
                                    "data": PROMPT_ERROR}})  # fmt: skip
     elif rid is not None:
