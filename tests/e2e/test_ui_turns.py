@@ -101,8 +101,11 @@ def test_a_message_nobody_would_answer_says_so_and_offers_the_members(app: Page)
     box.press_sequentially(" there")
     expect(box).to_have_value("@alice hello there")
 
-    # Sent anyway, without a recipient: kept, and the no-recipient line says nobody answered.
+    # Sent anyway, without a recipient: Send says so; kept, and the no-recipient line follows.
     box.fill("hello anyway")
+    expect(page.locator("[data-testid=send]")).to_have_attribute(
+        "title", "Send anyway: nobody will answer (Enter)"
+    )
     box.press("Enter")
     line = page.locator(f"{MESSAGE}[data-code=no-recipient]")
     expect(line).to_have_count(1, timeout=WAIT)
