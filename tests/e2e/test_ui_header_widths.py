@@ -32,6 +32,10 @@ MENU_BUTTON = f"{HEADER} [data-testid=conversation-menu-button]"
 MENU = "[data-testid=conversation-menu]"
 WAIT = 30_000
 CHANNEL = "design-review"
+LONG_TITLE = "Beta, the careful reviewer of pull requests"
+TITLE_CAP = 180  # px: ui/src/conversation/headerMeasure.ts
+# The sidebar lists an agent under Agents or, once it has a conversation, Direct messages.
+AGENT_ROW = "[data-testid=agent-item], [data-testid=direct-item]"
 # A resize is seen by the ResizeObserver, measured in the next frame, rendered in the one after.
 SETTLED = """() => new Promise((r) =>
   requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))"""
@@ -117,7 +121,7 @@ def config_text(language: str) -> str:
         f"theme: light\nlanguage: {language}\nagents:\n"
         "  - name: demo\n    builtin: demo\n    title: Demo\n"
         + agent_yaml("alpha", title="Alpha")
-        + agent_yaml("beta", title="Beta")
+        + agent_yaml("beta", title=LONG_TITLE)
     )
 
 
@@ -261,7 +265,7 @@ def test_the_header_fits_at_every_width(app: tuple[Page, str], shots: Path) -> N
     page, language = app
     report: dict[str, Any] = {}
     resize(page, 1280, 820)
-    page.locator("[data-testid=agent-item]", has_text="Demo").click()
+    page.locator(AGENT_ROW, has_text="Demo").first.click()
     page.wait_for_selector(CONVERSATION)
     box = page.locator("[data-testid=composer-input]")
     box.fill("/echo hello")
@@ -313,3 +317,29 @@ def test_the_header_fits_at_every_width(app: tuple[Page, str], shots: Path) -> N
     (ROOT / "test-output" / f"header-widths-{language}.json").write_text(
         json.dumps(report, indent=1), encoding="utf-8"
     )
+
+
+LONG_NAME = """() => {
+  const header = document.querySelector('[data-testid=conversation-header]');
+  const text = header.querySelector('[data-testid=conversation-name-text]');
+  return { shown: text.clientWidth, whole: text.scrollWidth, text: text.textContent,
+    tip: text.title };
+}"""
+
+
+@pytest.mark.parametrize("app", ["en"], indirect=True)
+def test_a_long_name_keeps_a_readable_width_and_says_itself_whole(
+    app: tuple[Page, str], shots: Path
+) -> None:
+    page, _language = app
+    page.locator(AGENT_ROW, has_text="Beta").first.click()
+    page.wait_for_selector(CONVERSATION)
+    for width, height in WIDTHS:
+        resize(page, width, height)
+        name = page.evaluate(LONG_NAME)
+        assert name["text"] == LONG_TITLE and name["tip"] == LONG_TITLE
+        # Cut only past the cap: at least TITLE_CAP px of it shows, whole where there is room.
+        assert name["shown"] >= min(name["whole"], TITLE_CAP) - 1, name
+        if width == 1920:
+            assert name["shown"] >= name["whole"], name
+        shoot(page, shots, "en", width, "long-name")
