@@ -31,6 +31,7 @@ PROSE = (
     "A sentence long enough to wrap several times at the widest window, so that the width of "
     "its lines is the column's and not the text's own: "
 ) * 6
+TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 CODE = "x = [" + ", ".join(str(n) for n in range(120)) + "]"  # one line of about 500 characters
 
 # The focusable element just before the list (the header's last control): where a person
@@ -137,6 +138,18 @@ def test_prose_reads_in_a_column_while_code_is_wider_and_the_composer_lines_up(
     assert abs(composer["x"] - avatar["x"]) < 2
     assert abs(composer["x"] + composer["width"] - prose_end) < 2
     page.screenshot(path=str(shots / "reading-column-1920.png"))
+
+    # Narrower windows: the column takes the width there is, nothing runs off the list (the
+    # long code line scrolls in its block), the composer still starts under the avatars.
+    for width in (1280, 760):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate(TWO_FRAMES)
+        assert page.eval_on_selector(LIST, "e => e.scrollWidth <= e.clientWidth")
+        listed, code = box(page.locator(LIST)), box(answer.locator(".markdown > .code-block"))
+        assert code["x"] + code["width"] <= listed["x"] + listed["width"]
+        avatar = box(answer.locator(".gutter"))
+        assert abs(box(page.locator("[data-testid=composer] .box"))["x"] - avatar["x"]) < 2
+        page.screenshot(path=str(shots / f"reading-column-{width}.png"))
 
 
 def test_a_run_of_one_senders_messages_shows_the_name_once(seeded: tuple[Page, list[str]]) -> None:
