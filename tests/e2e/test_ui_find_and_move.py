@@ -7,6 +7,7 @@ Screenshots: test-output/screenshots/find-*.png."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -58,7 +59,8 @@ def crowded(tmp_path: Path) -> Iterator[Page]:
 def sidebar_rows(page: Page) -> list[dict[str, Any]]:
     """Every entry of the sidebar with its text and its box."""
     return page.evaluate(
-        """() => [...document.querySelectorAll('[data-testid=sidebar] [data-nav-item]')].map((e) => {
+        """() => [...document.querySelectorAll('[data-testid=sidebar] [data-nav-item]')]
+          .map((e) => {
             const r = e.getBoundingClientRect();
             const label = e.querySelector('.label');
             return {text: (label || e).textContent.trim(), x: r.x, y: r.y, w: r.width, h: r.height};
@@ -95,8 +97,8 @@ def test_an_agent_keeps_its_place_in_the_sidebar_when_opened_and_written_to(
     page.wait_for_selector("[data-testid=sidebar] [data-testid=agent-item]")
     before = sidebar_rows(page)
     texts = [r["text"] for r in before]
-    assert texts.index("demo") < texts.index("Alpha") < texts.index("Beta") < texts.index(
-        "All agents"
+    assert (
+        texts.index("demo") < texts.index("Alpha") < texts.index("Beta") < texts.index("All agents")
     ), texts  # every agent under Direct messages, in the configuration's order
     open_agent(page, "Alpha")  # the middle one: anything above or below it moving would show
     send_and_wait(page, "/echo Hello")
@@ -139,3 +141,91 @@ def test_an_agent_stopped_to_make_room_says_so_in_a_toast_and_in_its_conversatio
     expect(toast).to_have_count(0)
     states = {a["name"]: a["state"] for a in api(page, "AgentService", "List")}
     assert states == {"demo": "stopped", "alpha": "ready"}
+
+
+# ---- find and move --------------------------------------------------------------------------
+
+
+def test_the_search_button_and_ctrl_k_go_to_channels_conversations_and_agents(
+    app: Page, shots: Path
+) -> None:
+    page = app
+    room = api(page, "ChannelService", "Create", "release-notes", "Notes for the release", [])
+    open_agent(page, "demo")
+    send_and_wait(page, "/echo Ship the release notes today")
+    button = page.get_by_test_id("search-button")
+    expect(button).to_be_visible()
+    expect(button).to_have_attribute("title", re.compile(r"\(Ctrl\+K\)$"))
+    button.click()
+    dialog = page.locator("[data-testid=search-dialog][open]")
+    expect(dialog).to_be_visible()
+    field = page.get_by_test_id("search-input")
+    expect(field).to_be_focused()
+    field.fill("release")
+    # "Go to" first (the channel, the titled conversation), then the messages found.
+    goto = dialog.get_by_test_id("search-goto")
+    expect(goto).to_have_count(2, timeout=WAIT)
+    expect(goto.nth(0)).to_have_attribute("data-id", room["id"])
+    expect(goto.nth(1)).to_have_attribute("data-kind", "conversation")
+    expect(dialog.get_by_test_id("search-result").first).to_be_visible(timeout=WAIT)
+    order = dialog.locator(
+        "[data-testid=search-group-goto], [data-testid=search-goto],"
+        " [data-testid=search-group-messages], [data-testid=search-result]"
+    ).evaluate_all("(all) => all.map((e) => e.dataset.testid)")
+    assert order[:4] == [
+        "search-group-goto",
+        "search-goto",
+        "search-goto",
+        "search-group-messages",
+    ], order
+    assert set(order[4:]) == {"search-result"}, order
+    expect(goto.nth(0)).to_have_attribute("aria-selected", "true")
+    page.screenshot(path=str(shots / "find-goto.png"))
+    field.press("Enter")  # the channel
+    expect(dialog).to_have_count(0)
+    expect(page.locator(CONVERSATION)).to_have_attribute("data-channel", room["id"], timeout=WAIT)
+
+    # An agent by its @handle, with the keyboard shortcut.
+    page.keyboard.press("Control+k")
+    expect(field).to_be_focused()
+    field.fill("@beta")
+    expect(dialog.get_by_test_id("search-goto")).to_have_count(1)
+    expect(dialog.get_by_test_id("search-goto")).to_have_attribute("data-kind", "agent")
+    field.press("Enter")
+    expect(page.locator("#conversation-title")).to_contain_text("Beta", timeout=WAIT)
+
+
+def test_alt_arrows_and_ctrl_tab_switch_conversations_in_the_sidebars_order(app: Page) -> None:
+    page = app
+    room = api(page, "ChannelService", "Create", "general", "", [])
+    for title in ("demo", "Alpha"):
+        open_agent(page, title)
+    order = page.locator("[data-testid=sidebar] [data-conversation]").evaluate_all(
+        "(all) => all.map((e) => e.dataset.conversation)"
+    )
+    assert len(order) == 3 and order[0] == room["id"], order  # the channel, demo's, Alpha's
+    shown = page.locator(CONVERSATION)
+    expect(shown).to_have_attribute("data-channel", order[2], timeout=WAIT)
+    page.get_by_test_id("composer-input").focus()  # from the composer too
+    page.keyboard.press("Alt+ArrowDown")  # round from the last to the first
+    expect(shown).to_have_attribute("data-channel", order[0], timeout=WAIT)
+    page.keyboard.press("Alt+ArrowDown")
+    expect(shown).to_have_attribute("data-channel", order[1], timeout=WAIT)
+    page.keyboard.press("Alt+ArrowUp")
+    expect(shown).to_have_attribute("data-channel", order[0], timeout=WAIT)
+    # Ctrl+Tab, if QtWebEngine lets it reach the page (docs/interface.md says what it does).
+    page.keyboard.press("Control+Tab")
+    expect(shown).to_have_attribute("data-channel", order[1], timeout=WAIT)
+    page.keyboard.press("Control+Shift+Tab")
+    expect(shown).to_have_attribute("data-channel", order[0], timeout=WAIT)
+
+
+# ---- smaller --------------------------------------------------------------------------------
+
+
+def test_every_agent_card_shows_its_handle(app: Page) -> None:
+    page = app
+    page.get_by_test_id("nav-agents").click()
+    for name in ("demo", "alpha", "beta"):
+        card = page.locator(f"article[data-agent={name}]")
+        expect(card.get_by_test_id("agent-handle")).to_have_text(f"@{name}", timeout=WAIT)

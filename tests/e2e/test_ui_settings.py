@@ -4,6 +4,7 @@ schema completion, and theme and language applied live from a save."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -74,8 +75,13 @@ def test_a_broken_config_is_marked_at_its_line_and_not_saved_then_a_fix_saves(
     expect(window.locator(".cm-gutter-lint .cm-lint-marker-warning")).to_have_count(1)
     expect(window.get_by_test_id("unsaved")).to_be_visible()
 
-    # Save is refused, the file is untouched.
-    window.get_by_test_id("save-button").click()
+    # Save looks disabled and says why (issue 29); Ctrl+S is refused; the file is untouched.
+    save = window.get_by_test_id("save-button")
+    expect(save).to_be_disabled()
+    expect(save).to_have_attribute("title", re.compile("while the file has problems"))
+    assert float(save.evaluate("(e) => getComputedStyle(e).opacity")) < 1
+    window.locator("[data-testid=config-editor] .cm-content").click()
+    window.keyboard.press("Control+s")
     expect(window.get_by_test_id("save-outcome")).to_have_attribute("data-outcome", "refused")
     expect(window.get_by_test_id("save-outcome")).to_contain_text("Not saved")
     assert e2e_config.read_text(encoding="utf-8") == on_disk

@@ -3,7 +3,10 @@
 // an answer that comes back after a newer query was sent is dropped (LatestOnly).
 
 import { SearchService, type SearchHit } from "../../bindings";
+import { agents } from "../lib/agents.svelte";
+import { channels } from "../lib/channels.svelte";
 import { messageOf } from "../lib/errors";
+import { goToTargets, type GoTo } from "./goto";
 import { LatestOnly, moveSelection, newestFirst } from "./results";
 
 export const DEBOUNCE_MS = 120;
@@ -21,6 +24,9 @@ class SearchState {
   query = $state("");
   scope = $state.raw<Scope | null>(null);
   results = $state.raw<SearchHit[]>([]);
+  /** Issue 29: the channels, conversations and agents the query names, listed first; found at
+   *  once on this side (the page knows them), never in a scoped search. */
+  goto = $state.raw<GoTo[]>([]);
   more = $state(false);
   /** The index is still catching up with the history: some messages may be missing. */
   indexing = $state(false);
@@ -29,7 +35,10 @@ class SearchState {
   searching = $state(false);
   /** The results shown answer the current query and scope (else they are an older query's). */
   answered = $state(false);
+  /** Among the go-to entries, then the results (an index into both, in that order). */
   selected = $state(-1);
+  /** The dialog's opener, for the search button (set by SearchDialog while it is mounted). */
+  opener: (() => void) | null = null;
 
   #latest = new LatestOnly();
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -69,11 +78,13 @@ class SearchState {
   }
 
   move(step: number): void {
-    this.selected = moveSelection(this.selected, step, this.results.length);
+    this.selected = moveSelection(this.selected, step, this.goto.length + this.results.length);
   }
 
   #schedule(delay: number): void {
     clearTimeout(this.#timer);
+    this.goto = this.scope ? [] : goToTargets(this.query, channels.all, agents.list);
+    if (this.selected < 0 || this.selected >= this.goto.length) this.selected = this.goto.length > 0 ? 0 : -1;
     if (!this.query.trim()) {
       this.#latest.forget();
       this.results = [];
@@ -97,13 +108,15 @@ class SearchState {
       this.more = found.more;
       this.indexing = (found as Partial<{ indexing: boolean }>).indexing === true;
       this.error = "";
-      this.selected = this.results.length > 0 ? 0 : -1;
+      if (this.selected >= this.goto.length || this.selected < 0) {
+        this.selected = this.goto.length + this.results.length > 0 ? 0 : -1;
+      }
     } catch (err) {
       if (!this.#latest.current(ticket)) return;
       this.results = [];
       this.more = false;
       this.error = messageOf(err);
-      this.selected = -1;
+      this.selected = this.goto.length > 0 ? 0 : -1;
     }
     this.searching = false;
     this.answered = true;
