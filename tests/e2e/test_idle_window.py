@@ -1,0 +1,44 @@
+"""The idle window holds only what it shows (issue 29, memory): the settings editor's script
+(CodeMirror) and the terminal's (xterm) are not loaded, nor is pygit2's library mapped into the
+app's process, until they are used; then the settings editor loads on first use.
+
+bench/window.py measures what this saves (the idle tree's PSS beside a bare pywebview window)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.e2e.window import running_app
+
+pytestmark = pytest.mark.e2e
+
+WAIT = 20_000
+SCRIPTS = "() => performance.getEntriesByType('resource').map((e) => e.name.split('/').pop())"
+
+
+def mapped(pid: int, fragment: str) -> bool:
+    """Whether a file whose path holds `fragment` is mapped into the process."""
+    return fragment in Path(f"/proc/{pid}/maps").read_text()
+
+
+def test_the_idle_window_loads_settings_and_git_on_first_use(
+    e2e_config: Path, tmp_path: Path
+) -> None:
+    with running_app(["--config", str(e2e_config)], tmp_path / "app.log") as (page, proc):
+        page.wait_for_selector("[data-testid=sidebar]", timeout=WAIT)
+        loaded = page.evaluate(SCRIPTS)
+        assert any(name.startswith("index-") for name in loaded), loaded  # the walk sees scripts
+        assert not [n for n in loaded if n.startswith(("SettingsPanel-", "xterm-"))], loaded
+        assert mapped(proc.pid, "site-packages/PyQt6")  # the walk reads the app's own maps
+        assert not mapped(proc.pid, "pygit2"), "pygit2 is loaded by an idle window"
+
+        open_settings(page)
+        assert [n for n in page.evaluate(SCRIPTS) if n.startswith("SettingsPanel-")]
+
+
+def open_settings(page: Page) -> None:
+    page.keyboard.press("Control+,")
+    page.wait_for_selector("[data-testid=config-editor] .cm-content", timeout=WAIT)
