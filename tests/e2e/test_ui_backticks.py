@@ -1,7 +1,8 @@
 """No raw markup (issue 29): the agents' and Sidekicks' sentences quote names in backticks, and
 the window shows those as code, never as backticks — an agent's description, its sign-in
-method's description, a tool call's title, a failed answer's error, a refused action's sentence, the settings'
-problems. The fake agent (tests/fakes/backtick_agent.py) says every sentence that way."""
+method's description, a tool call's title, a failed answer's error, the sign-in hint, the
+Preferences' problems. The fake agent (tests/fakes/backtick_agent.py) says every sentence that
+way."""
 
 from __future__ import annotations
 
@@ -66,8 +67,12 @@ def test_backticks_in_agents_and_app_sentences_show_as_code(app: Page, shots: Pa
     expect(failure).to_contain_text("Run opencode auth login first", timeout=WAIT)
     shows_code(failure.locator("pre").first, "opencode auth login", "/retry")
 
-    # The agent's sign-in method, described with a backticked variable.
+    # The agent's error, offered as a sign-in hint beside its methods, in the conversation.
+    shows_code(page.get_by_test_id("signin-notice-hint"), "opencode auth login", "/retry")
+
+    # The agent's sign-in method, described with a backticked variable, and the hint, on its card.
     page.keyboard.press("Control+Shift+A")
+    shows_code(card.get_by_test_id("agent-signin-hint"), "opencode auth login", "/retry")
     method = card.locator("[data-testid=signin-method][data-method=codex-api-key] .description")
     shows_code(method, "CODEX_API_KEY")
     page.screenshot(path=str(shots / "backticks-as-code.png"))
