@@ -129,6 +129,31 @@ def _unclosed_quote(found: re.Match[str], err: MarkedYAMLError, text: str) -> st
     )
 
 
+def _duplicate_key(found: re.Match[str], err: MarkedYAMLError, text: str) -> str:
+    key = found["key"]
+    first = _first_line_of(key, err, text)
+    if first:
+        return _(
+            "{key} is given twice in the same block (first on line {line}): keep only one of them."
+        ).format(key=code(key), line=first)
+    return _("{key} is given twice in the same block: keep only one of them.").format(key=code(key))
+
+
+def _first_line_of(key: str, err: MarkedYAMLError, text: str) -> int:
+    """The 1-based line where the block first gave `key`, at the duplicate's column (0: not
+    found, e.g. a quoted or flow key)."""
+    start, again = err.context_mark, err.problem_mark
+    if start is None or again is None:
+        return 0
+    rows = text.split("\n")
+    for row in range(start.line, min(again.line, len(rows))):
+        line = rows[row]
+        lead = line[: again.column]
+        if line[again.column :].startswith(f"{key}:") and lead.strip(" -") == "":
+            return row + 1
+    return 0
+
+
 def _fixed(sentence: Callable[[], str]) -> Callable[[re.Match[str], MarkedYAMLError, str], str]:
     return lambda found, err, text: sentence()
 
@@ -170,9 +195,7 @@ _KINDS: list[tuple[str, Callable[[re.Match[str], MarkedYAMLError, str], str], bo
     ),
     (
         r"^found duplicate key \"(?P<key>[^\"]*)\"",
-        lambda found, err, text: _(
-            "{key} is given twice in the same block: keep only one of them."
-        ).format(key=code(found["key"])),
+        _duplicate_key,
         False,
     ),
     (

@@ -562,7 +562,7 @@ HOSTILE = [
         lines("theme: dark", "# " + "x" * LONG, "theme: light"),
         3,
         1,
-        "`theme` is given twice in the same block: keep only one of them.",
+        "`theme` is given twice in the same block (first on line 1): keep only one of them.",
         id="huge-comment-line-then-a-problem-at-its-spot",
     ),
     pytest.param(

@@ -102,9 +102,30 @@ KINDS = [
     pytest.param(
         lines("theme: dark", "theme: light"),
         (2, 1),
-        "`theme` is given twice in the same block: keep only one of them.",
+        "`theme` is given twice in the same block (first on line 1): keep only one of them.",
         'found duplicate key "theme"',
         id="a-duplicate-key",
+    ),
+    pytest.param(
+        lines("agents:", "  - name: a", "    env:", "      A: 1", "      B: 2", "      A: 3"),
+        (6, 7),
+        "`A` is given twice in the same block (first on line 4)",
+        'found duplicate key "A"',
+        id="a-duplicate-key-in-a-nested-block",
+    ),
+    pytest.param(
+        lines("agents:", "  - name: a", "    builtin: demo", "    name: b"),
+        (4, 5),
+        "`name` is given twice in the same block (first on line 2)",
+        'found duplicate key "name"',
+        id="a-duplicate-key-in-a-list-item",
+    ),
+    pytest.param(
+        lines('"theme": dark', "theme: light"),
+        (2, 1),
+        "`theme` is given twice in the same block: keep only one of them.",
+        'found duplicate key "theme"',
+        id="a-duplicate-key-first-written-in-quotes",
     ),
     pytest.param(
         lines("theme: dark", "language", "limits: {}"),
