@@ -12,6 +12,7 @@ Screenshots: test-output/screenshots/header-<lang>-<width>-<case>.png; what each
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,9 @@ IN_MENU = {
     "isolation": "[data-testid=isolation-toggle][role=menuitemcheckbox]",
     "handoffs": "[data-testid=handoff-budget] [role=menuitemradio][aria-checked=true]",
     "usage": "[data-testid=usage]",
+    "changes": "[data-testid=changes-button][role=menuitem]",
 }
+WORKSPACE_AGENT = ROOT / "tests" / "fakes" / "workspace_agent.py"
 
 GEOMETRY = """() => {
   const header = document.querySelector('[data-testid=conversation-header]');
@@ -354,3 +357,39 @@ def test_a_long_name_keeps_a_readable_width_and_says_itself_whole(
         if width == 1920:
             assert name["shown"] >= name["whole"], name
         shoot(page, shots, "en", width, "long-name")
+
+
+@pytest.fixture
+def worker(tmp_path: Path) -> Iterator[tuple[Page, Path]]:
+    """The workspace fake as `worker` (its folder: tmp_path/work), which writes files."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "notes.txt").write_text("one\n", encoding="utf-8")
+    command = json.dumps([sys.executable, str(WORKSPACE_AGENT)])
+    config = tmp_path / "work.yaml"
+    config.write_text(
+        "language: en\nagents:\n"
+        f"  - name: worker\n    title: Worker\n    command: {command}\n    cwd: work\n",
+        encoding="utf-8",
+    )
+    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
+        yield page, work
+
+
+def test_changes_come_first_in_the_header_at_every_width(
+    worker: tuple[Page, Path], shots: Path
+) -> None:
+    page, work = worker
+    resize(page, 1280, 820)
+    page.locator(AGENT_ROW, has_text="Worker").first.click()
+    page.wait_for_selector(CONVERSATION)
+    box = page.locator("[data-testid=composer-input]")
+    box.fill(json.dumps([{"write": str(work / "notes.txt"), "text": "two\n"}]))
+    box.press("Escape")
+    box.press("Enter")
+    page.wait_for_selector(f"{HEADER} [data-testid=changes-button]", timeout=WAIT)
+    for width, height in WIDTHS:
+        resize(page, width, height)
+        shown = check_header(page, "Worker", DIRECT_ACTIONS | {"changes"})
+        assert "changes" in shown["shown"], shown  # the first of the actions, at every width
+        shoot(page, shots, "en", width, "direct-changes")
