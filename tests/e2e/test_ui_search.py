@@ -180,7 +180,14 @@ def test_ctrl_k_finds_a_message_and_opens_its_conversation_at_it(app: Page, shot
     assert len(found) == 2, found
     assert all(r["channel"] == direct for r in found)
     assert [r["marks"] for r in found] == [["zebra"], ["zebra"]]
-    assert found[0]["selected"]
+    # The conversation titled by that message comes first, under "Go to" (issue 29), selected;
+    # Down goes on to the messages.
+    goto = page.locator(f"{DIALOG} [data-testid=search-goto]")
+    expect(goto).to_have_count(1)
+    expect(goto).to_have_attribute("data-id", str(direct))
+    expect(goto).to_have_attribute("aria-selected", "true")
+    page.keyboard.press("ArrowDown")
+    assert [r["selected"] for r in results(page)] == [True, False]
     assert "a zebra crossing at noon" in found[0]["snippet"]
     shoot(page, shots, "results")
 
@@ -210,6 +217,7 @@ def test_ctrl_k_finds_a_message_and_opens_its_conversation_at_it(app: Page, shot
         }"""
     )
     search(page, "zebra")
+    page.keyboard.press("ArrowDown")  # past the conversation under "Go to"
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
     target = highlighted(page)
