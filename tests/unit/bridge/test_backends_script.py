@@ -220,7 +220,13 @@ def test_the_patched_script_calls_through_the_backends_channel_and_gets_the_mode
     assert sent["sent"][0]["funcName"] == "Service.Check"
     assert sent["sent"][0]["params"] == ["wrong", 7]
     assert outcome == {
-        "value": {"line": 7, "column": 2, "message": "it's \\ wrong", "warning": False},
+        "value": {
+            "line": 7,
+            "column": 2,
+            "message": "it's \\ wrong",
+            "warning": False,
+            "detail": "",
+        },
         "answerError": None,
     }
 
