@@ -3,10 +3,17 @@
 1. events from `emit` on the core loop to the page's handler: events/s flat out, and p50/p99
    latency flat out and paced at 2,000 events/s (target: p99 under 20 ms at 2,000/s);
 2. time from process start to the UI being interactive, beside a bare pywebview window loading
-   a static page (bench/bare_window.py), in the same run (target: within 1.5x).
+   a static page (bench/bare_window.py, same backend and window size), in the same run (target:
+   within 1.5x);
+3. the idle window's memory: PSS (shared pages split between their users, from
+   /proc/<pid>/smaps_rollup) summed over the process tree once the page is ready and has been
+   left alone for a few seconds (no debugger attached), median over the rounds, per kind of
+   process (python, QtWebEngine's renderer, gpu, utility, zygote), beside the bare window's
+   (target: within 1.1x); and the tree's footprint, each of its pages counted once (what PSS
+   reads on a quiet machine: other windows of the same Qt move PSS by tens of MB).
 
 Run: .venv/bin/python bench/window.py   (needs ui/dist: ./scripts/setup builds it)
-     `--tiny`: 1 round, 500 events flat out, 0.5 s paced
+     `--tiny`: 1 round, 500 events flat out, 0.5 s paced, 2 s idle before the memory
 """
 
 from __future__ import annotations
@@ -21,12 +28,15 @@ import tempfile
 import threading
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from app.bridge.geometry import DEFAULT_SIZE  # noqa: E402
+from bench.proc_tree import Member, descendants, footprint_kib, tree_memory  # noqa: E402
 from bench.sizes import count, pick  # noqa: E402
 from tests.e2e.window import free_port, offscreen_env, stop_app, wait_for_cdp  # noqa: E402
 
@@ -34,6 +44,7 @@ FLAT_OUT = count("BENCH_EVENTS", 20000, 500)
 PACED_RATE, PACED_SECONDS = 2000, pick(5.0, 0.5)
 ROUNDS = count("BENCH_ROUNDS", 3, 1)
 ARRIVAL_TIMEOUT = 120  # seconds for every event to reach the page
+IDLE_SECONDS = pick(5.0, 2.0)  # left alone after ready, before its memory is read
 
 RECORDER = """() => {
   window.__lat = [];
@@ -149,7 +160,16 @@ def measure_events() -> dict[str, Any]:
     return results
 
 
-def time_to_interactive(command: list[str], env_extra: dict[str, str]) -> float:
+@dataclass
+class Start:
+    seconds: float  # from process start to [data-ready=true]
+    members: list[Member]  # each process of the tree, idle
+    footprint: int | None  # KiB: every page of the tree once (proc_tree.footprint_kib)
+
+
+def start_once(command: list[str], env_extra: dict[str, str]) -> Start:
+    """Starts `command`, times it to interactive, then lets it idle (the debugger detached:
+    a person's window has none) and reads its tree's memory."""
     from playwright.sync_api import sync_playwright
 
     port = free_port()
@@ -167,9 +187,52 @@ def time_to_interactive(command: list[str], env_extra: dict[str, str]) -> float:
             browser = pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}", no_defaults=True)
             page = browser.contexts[0].pages[0]
             page.wait_for_selector("[data-ready=true]", timeout=60_000)
-            return time.perf_counter() - start
+            seconds = time.perf_counter() - start
+            browser.close()  # only disconnects: the window stays
+        time.sleep(IDLE_SECONDS)  # idle is what is measured: nothing to wait on
+        members = tree_memory(proc.pid)
+        return Start(seconds, members, footprint_kib([proc.pid, *descendants(proc.pid)]))
     finally:
         stop_app(proc)
+
+
+def median_mib(runs: list[Start], kind: str | None, field: str) -> float:
+    """The median over the runs of the PSS or USS (`field`) of the processes of `kind` (all
+    when None), in MiB."""
+    sums = [
+        sum(getattr(m, field) for m in run.members if kind is None or m.kind == kind)
+        for run in runs
+    ]
+    return statistics.median(sums) / 1024
+
+
+def print_memory(app: list[Start], bare: list[Start]) -> None:
+    kinds = {m.kind for run in app + bare for m in run.members}
+    print(f"idle window's memory: PSS (anonymous) over the process tree, {IDLE_SECONDS:g} s idle,"
+          f" median of {len(app)}")  # fmt: skip
+    print(f"  {'process':<10} {'bare':>22} {'Sidekicks':>24}")
+    for kind in sorted(kinds, key=lambda k: (k != "python", k)):
+        row = [f"  {kind:<10}"]
+        for runs in (bare, app):
+            number = sum(1 for m in runs[-1].members if m.kind == kind)
+            pss, anon = median_mib(runs, kind, "pss"), median_mib(runs, kind, "anon")
+            row.append(f"{number:>2} × {pss:6.1f} MB ({anon:6.1f})")
+        print("  ".join(row))
+    bare_pss, app_pss = median_mib(bare, None, "pss"), median_mib(app, None, "pss")
+    for field in ("uss", "anon"):
+        b, a = median_mib(bare, None, field), median_mib(app, None, field)
+        print(f"  total {field:<4}: bare {b:6.1f} MB   Sidekicks {a:6.1f} MB   ratio {a / b:.2f}")
+    print(f"  total PSS : bare {bare_pss:6.1f} MB   Sidekicks {app_pss:6.1f} MB")
+    print(f"  memory ratio : {app_pss / bare_pss:.2f}  (target ≤ 1.10)")
+    # PSS shares a library's pages with every process on the machine that maps them (another
+    # window of the same Qt moves it by tens of MB); the footprint counts the tree's pages once.
+    if all(run.footprint for run in app + bare):
+        bare_fp = statistics.median(run.footprint or 0 for run in bare) / 1024
+        app_fp = statistics.median(run.footprint or 0 for run in app) / 1024
+        ratio = f"ratio {app_fp / bare_fp:.2f}  (each page once: PSS on a quiet machine)"
+        print(f"  footprint : bare {bare_fp:6.1f} MB   Sidekicks {app_fp:6.1f} MB   {ratio}")
+    else:
+        print("  footprint : n/a (reading page frame numbers needs root)")
 
 
 def main() -> None:
@@ -178,18 +241,21 @@ def main() -> None:
     os.environ["XDG_CONFIG_HOME"] = xdg
     config = Path(xdg) / "start.yaml"
     config.write_text("agents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8")
-    app_times, bare_times = [], []
+    width, height = DEFAULT_SIZE  # the app's window on a fresh profile
+    app_runs: list[Start] = []
+    bare_runs: list[Start] = []
     for _ in range(ROUNDS):
-        bare = [sys.executable, "bench/bare_window.py", xdg]  # its page among our files
-        bare_times.append(time_to_interactive(bare, {}))
-        app_times.append(
-            time_to_interactive([sys.executable, "-m", "app", "--config", str(config)], {})
-        )
-    app_t, bare_t = statistics.median(app_times), statistics.median(bare_times)
+        # The bare page among our files; the app's default size.
+        bare = [sys.executable, "bench/bare_window.py", xdg, str(width), str(height)]
+        bare_runs.append(start_once(bare, {}))
+        app_runs.append(start_once([sys.executable, "-m", "app", "--config", str(config)], {}))
+    app_t = statistics.median(s.seconds for s in app_runs)
+    bare_t = statistics.median(s.seconds for s in bare_runs)
     print(f"start-up to interactive, median of {ROUNDS}")
     print(f"  bare pywebview window : {bare_t * 1000:7.0f} ms")
     print(f"  Sidekicks             : {app_t * 1000:7.0f} ms")
     print(f"  ratio                 : {app_t / bare_t:.2f}  (target ≤ 1.50)")
+    print_memory(app_runs, bare_runs)
 
     r = measure_events()
     print(

@@ -17,13 +17,18 @@ OFFSCREEN = {"QT_QPA_PLATFORM": "offscreen", "QTWEBENGINE_DISABLE_SANDBOX": "1"}
 
 
 def test_the_window_benchmark_runs_at_its_tiny_size() -> None:
-    """bench/window.py: start-up beside a bare pywebview window (bench/bare_window.py), and
-    events from the core loop to the page."""
+    """bench/window.py: start-up and the idle tree's memory beside a bare pywebview window
+    (bench/bare_window.py), and events from the core loop to the page."""
     assert_printed(
         run_benchmark("window", timeout=280, env=OFFSCREEN),
         r"bare pywebview window : +{n} ms",
         r"Sidekicks +: +{n} ms",
         r"^  ratio +: {n}",
+        r"^  python +1 × +{n} MB \( *{n}\) +1 × +{n} MB \( *{n}\)",
+        r"^  renderer +1 × +{n} MB \( *{n}\) +1 × +{n} MB \( *{n}\)",
+        r"total PSS : bare +{n} MB +Sidekicks +{n} MB",
+        r"memory ratio : {n} +\(target ≤ 1\.10\)",
+        r"footprint : (bare +{n} MB +Sidekicks +{n} MB +ratio {n}|n/a)",
         r"flat out : +{n} events/s +p50 +{n} ms +p99 +{n} ms",
         r"paced +: p50 +{n} ms +p99 +{n} ms .*ratio to target {n}",
     )
