@@ -93,8 +93,8 @@ def _flow_end(found: re.Match[str], err: MarkedYAMLError, text: str) -> str:
             opening=code(opening), closing=code(closing)
         )
     return _(
-        "Inside {opening} … {closing}, items are separated by commas: add a {comma} before "
-        "this point, or the missing {closing}; put a value that holds {colon} in quotes."
+        "Inside {opening} … {closing}, items are separated by commas: a {comma} or the "
+        "closing {closing} is missing before this point (a value holding {colon} goes in quotes)."
     ).format(opening=code(opening), closing=code(closing), comma=code(","), colon=code(": "))
 
 
