@@ -130,6 +130,17 @@ def test_an_agent_stopped_to_make_room_says_so_in_a_toast_and_in_its_conversatio
         "@demo was stopped to make room for @alpha (one agent runs at a time)", timeout=WAIT
     )
     page.screenshot(path=str(shots / "find-made-room-toast.png"))
+    covers = page.evaluate(
+        """() => {
+            const box = (id) =>
+                document.querySelector(`[data-testid=${id}]`).getBoundingClientRect();
+            const a = box('made-room-toast');
+            const b = box('composer');
+            return !(a.bottom <= b.top || a.top >= b.bottom || a.right <= b.left
+                     || a.left >= b.right);
+        }"""
+    )
+    assert not covers  # it sits above the composer, none of its buttons under it
     open_agent(page, "demo")
     line = page.locator(f"{CONVERSATION} [data-testid=message][data-code=made-room]")
     expect(line).to_have_count(1, timeout=WAIT)
