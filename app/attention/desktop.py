@@ -55,6 +55,10 @@ class DesktopNotifications:
 
     def badge(self, total: int) -> None:
         self._badge_total = total
+        if total == 0 and self._loop is None:
+            # Nothing shown yet, so nothing to hide: an idle window starts neither the thread
+            # nor a D-Bus connection (dbus-fast) for it (issue 29, memory).
+            return
         self._soon(self._send_badge)
 
     def close(self) -> None:

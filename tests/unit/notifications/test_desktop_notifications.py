@@ -122,3 +122,13 @@ def test_the_launcher_badge_is_the_unity_launcher_entry_signal(
     assert (member, app) == ("Update", DESKTOP_ID)
     assert (first["count"].value, first["count-visible"].value) == (3, True)
     assert second["count-visible"].value is False
+
+
+def test_a_badge_of_nothing_before_any_starts_no_thread_and_no_connection() -> None:
+    """The idle window's first count is 0: nothing on the launcher to hide (issue 29)."""
+    notifications = DesktopNotifications(Clicks())
+    try:
+        notifications.badge(0)
+        assert notifications._thread is None
+    finally:
+        notifications.close()
