@@ -41,9 +41,11 @@ def test_the_ui_render_benchmark_runs_at_its_tiny_size() -> None:
         r"warm \(median of {n}\) +: +{n} ms",
         r"anchor \(plain <pre>\) +: +{n} ms",
         r"ratio to the anchor +: cold {n}x, uncached {n}x, warm {n}x",
+        r"target: cold ≤ {n}x the anchor: (met|NOT met)$",
         r"2\. stream /bench {n}: .*text complete: True",
         r"ratio p99 shown / not shown {n}, shown / idle {n}",
         r"paced {n}/s for {n} s: .*text complete: True",
+        r"target: paced and shown, p99 ≤ {n} ms \({n} ms, {n}x .*\): (met|NOT met)$",
         r"ratio top / open +: {n}",
         r"JS heap after GC +: {n} MB",
     )
@@ -56,6 +58,7 @@ def test_the_terminal_stream_benchmark_runs_at_its_tiny_size() -> None:
         r"paced {n} MB/s +: +{n} s from Send .* exit code 0",
         r"ratio to idle: p50 {n}x +p99 {n}x",
         r"ratio p99 shown / not shown {n}",
+        r"target: paced and shown, p99 ≤ {n}x the idle page's p99: {n} ms, {n}x: (met|NOT met)$",
         r"idle anchor +: p50 +{n} ms",
         r"backend RSS +: +{n} MB → +{n} MB → +{n} MB +\(ratio {n}",
     )

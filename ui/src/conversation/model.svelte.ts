@@ -4,7 +4,8 @@
 // Messages live in a plain array (10,000 of them cost nothing until rendered); what the page
 // renders is `visible`, a window of at most WINDOW_MAX of them, moved by the message list as the
 // person scrolls. Messages are never mutated: an update replaces the object, so unchanged
-// messages and parts are not re-rendered. `message:delta`s are applied once per animation frame.
+// messages and parts are not re-rendered. `message:delta`s are applied in an animation frame, at
+// most every other one (DRAW_INTERVAL).
 //
 // Opened at a message (search, a link: `open(at)`, `goTo(at)`), the model loads the page around
 // it (Around) instead of the last one; older pages come as usual (Older), newer ones with Newer

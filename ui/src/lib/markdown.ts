@@ -19,6 +19,7 @@
 //   objects, SVG or MathML.
 
 import DOMPurify from "dompurify";
+import type { Token } from "marked";
 import { DATA_IMAGE, SAFE_URL, codeLanguage, escapeHtml, hljs, lexMarkdown, parseMarkdown } from "./markdownParse";
 import { linkMessageLinks, parseMessageLink } from "./messageLinks";
 import { RenderCache } from "./markdownCache";
@@ -188,22 +189,71 @@ const pageSink: Sink<Node> = {
 
 /** Safe nodes for `markdown`, built from its tokens (lib/markdownDom), message links linked. */
 export function buildMarkdownNodes(markdown: string, breaks = false): DocumentFragment {
+  return nodesOf(lexMarkdown(markdown, breaks));
+}
+
+function nodesOf(tokens: Token[]): DocumentFragment {
   const nodes = document.createDocumentFragment();
-  buildMarkdown(lexMarkdown(markdown, breaks), pageSink, nodes);
+  buildMarkdown(tokens, pageSink, nodes);
   nodes.normalize(); // adjacent texts in one node, as parsed HTML has them (linkMessageLinks)
   linkMessageLinks(nodes);
   return nodes;
 }
 
-// A finished message is built once (lib/markdownDom): every render (reopening the conversation,
-// another one, scrolling back to it) inserts a copy of the kept nodes. Room for a few
-// conversations' windows (100 messages each when opened).
-const fragments = new RenderCache<DocumentFragment>(500);
+// A finished message is lexed once: its first render inserts the nodes built from its tokens,
+// and a copy of them is built for later when the page is idle (not at once: copying every node
+// took a sixth of the time a conversation took to open). Every later render (reopening the
+// conversation, another one, scrolling back to it) inserts a copy of that kept copy (or, before
+// it is made, nodes built from the kept tokens). Room for a few conversations' windows (100
+// messages each when opened).
+interface Kept {
+  tokens: Token[] | null;
+  nodes: DocumentFragment | null;
+}
+const fragments = new RenderCache<Kept>(500);
+const toCopy: Kept[] = [];
 
-/** Safe nodes for `markdown` (a fresh copy, the caller's to insert and decorate). */
+/** Safe nodes for `markdown` (fresh ones, the caller's to insert and decorate). */
 export function renderMarkdownNodes(markdown: string, { breaks = false }: { breaks?: boolean } = {}): DocumentFragment {
-  const kept = fragments.get(renderKey(markdown, breaks), () => buildMarkdownNodes(markdown, breaks));
-  return kept.cloneNode(true) as DocumentFragment;
+  let built: DocumentFragment | null = null;
+  const kept = fragments.get(renderKey(markdown, breaks), () => {
+    const tokens = lexMarkdown(markdown, breaks);
+    built = nodesOf(tokens);
+    return { tokens, nodes: null };
+  });
+  if (built) {
+    copyWhenIdle(kept);
+    return built;
+  }
+  if (kept.nodes) return kept.nodes.cloneNode(true) as DocumentFragment;
+  return nodesOf(kept.tokens ?? lexMarkdown(markdown, breaks));
+}
+
+/** Whether `markdown` was rendered before (its nodes are a copy away). */
+export function renderedBefore(markdown: string, { breaks = false }: { breaks?: boolean } = {}): boolean {
+  return fragments.has(renderKey(markdown, breaks));
+}
+
+/** Makes `kept`'s copy of its nodes in an idle moment (with others waiting, as many as fit). */
+function copyWhenIdle(kept: Kept): void {
+  toCopy.push(kept);
+  if (toCopy.length === 1) whenIdle(copyKept);
+}
+
+function copyKept(deadline?: IdleDeadline): void {
+  do {
+    const kept = toCopy.shift();
+    if (!kept) return;
+    if (kept.tokens && !kept.nodes) kept.nodes = nodesOf(kept.tokens);
+    kept.tokens = null; // the nodes stand for them now
+  } while (deadline && deadline.timeRemaining() > 4);
+  if (toCopy.length) whenIdle(copyKept);
+}
+
+/** requestIdleCallback, or a timer where there is none (WebKit on macOS). */
+function whenIdle(run: (deadline?: IdleDeadline) => void): void {
+  if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(run, { timeout: 1000 });
+  else window.setTimeout(run, 50);
 }
 
 /**

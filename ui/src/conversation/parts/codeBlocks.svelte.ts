@@ -7,16 +7,40 @@ import { highlightCode } from "../../lib/markdown";
 import { copyText } from "../../lib/clipboard";
 import { whenNearScreen } from "./nearScreen";
 
-/** Decorates each code block of `node` once it is near the screen; the result cancels the rest. */
+/** Decorates each code block of `node` once it is near the screen (in the next idle moment:
+ *  a conversation opening shows its messages first, then their colours); the result cancels
+ *  the rest. */
 export function decorateWhenSeen(node: HTMLElement): () => void {
   const cancels: (() => void)[] = [];
   for (const block of node.querySelectorAll<HTMLElement>(".code-block")) {
     if (block.querySelector(":scope > .copy-code")) continue;
-    cancels.push(whenNearScreen(block, () => decorate(block)));
+    cancels.push(whenNearScreen(block, () => decorateWhenIdle(block)));
   }
   return () => {
     for (const cancel of cancels) cancel();
   };
+}
+
+const toDecorate: HTMLElement[] = [];
+
+function decorateWhenIdle(block: HTMLElement): void {
+  toDecorate.push(block);
+  if (toDecorate.length === 1) whenIdle(decorateSome);
+}
+
+function decorateSome(deadline?: IdleDeadline): void {
+  do {
+    const block = toDecorate.shift();
+    if (!block) return;
+    decorate(block);
+  } while (deadline && deadline.timeRemaining() > 4);
+  if (toDecorate.length) whenIdle(decorateSome);
+}
+
+/** requestIdleCallback (within 300 ms at most), or a timer where there is none (WebKit). */
+function whenIdle(run: (deadline?: IdleDeadline) => void): void {
+  if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(run, { timeout: 300 });
+  else window.setTimeout(run, 16);
 }
 
 function decorate(block: HTMLElement): void {

@@ -1,0 +1,104 @@
+"""Nothing on screen animates without end beside a stream (issue 29, frames), in the real window.
+
+A CSS animation that never ends makes the compositor draw every frame; beside a stream (or a
+terminal under a flood) the page then got every other frame only: the frame gaps measured by
+bench/ui_render.py and bench/terminal_stream.py (their figures are the benchmarks'; these tests
+hold what makes them). While the demo streams, the busy badges, the turn line and the typing
+dots stand still; a running command's spinner turns by steps from a timer (lib/ui/spinners.ts),
+not by a CSS animation."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.e2e.window import running_app
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+CONVERSATION = "[data-testid=conversation][data-loaded=true]"
+WAIT = 30_000
+LIVE = f"{CONVERSATION} [data-role=agent][data-done=false]"
+
+# The running animations that never end, by their name and their element's classes.
+ENDLESS = """() => document.getAnimations()
+  .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations === Infinity)
+  .map((a) => `${a.animationName ?? a.constructor.name} on ${a.effect?.target?.className}`)"""
+
+
+@pytest.fixture
+def page(tmp_path: Path) -> Iterator[Page]:
+    workspace = json.dumps([sys.executable, str(ROOT / "tests" / "fakes" / "workspace_agent.py")])
+    (tmp_path / "work").mkdir()
+    config = tmp_path / "frames.yaml"
+    config.write_text(
+        "agents:\n  - name: demo\n    builtin: demo\n"
+        f"  - name: worker\n    command: {workspace}\n    cwd: work\n",
+        encoding="utf-8",
+    )
+    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
+        page.set_viewport_size({"width": 1280, "height": 820})
+        yield page
+
+
+def open_agent(page: Page, name: str) -> None:
+    page.locator("[data-testid=agent-item]", has_text=name).click()
+    page.wait_for_selector(CONVERSATION)
+
+
+def send(page: Page, text: str) -> None:
+    box = page.locator("[data-testid=composer-input]")
+    box.fill(text)
+    box.press("Escape")  # closes a completion opened by /, so Enter sends
+    box.press("Enter")
+
+
+def test_nothing_animates_without_end_while_an_answer_streams(page: Page) -> None:
+    open_agent(page, "demo")
+    send(page, "/bench 20000")
+    # Read in the same poll that sees the answer streaming (its text growing, not done).
+    endless = page.wait_for_function(
+        f"""() => {{
+            const live = document.querySelector('{LIVE}');
+            if (!live || !live.textContent.includes('chunk')) return null;
+            return ({ENDLESS})();
+        }}""",
+        timeout=WAIT,
+    ).json_value()
+    assert endless == []
+    page.wait_for_selector(f"{CONVERSATION} [data-role=agent][data-done=true]", timeout=WAIT)
+
+
+def test_a_running_commands_spinner_turns_by_steps_not_by_an_endless_animation(
+    page: Page, tmp_path: Path
+) -> None:
+    open_agent(page, "worker")
+    release = tmp_path / "work" / "release"
+    # The command prints a line, then runs until the test creates `release`.
+    waits = (
+        "import os, sys, time\n"
+        "print('working', flush=True)\n"
+        "while not os.path.exists(sys.argv[1]):\n"
+        "    time.sleep(0.05)\n"
+    )
+    send(page, json.dumps([{"run": sys.executable, "args": ["-c", waits, str(release)]}]))
+    spinner = page.locator("[data-testid=terminal][data-running=true] .spinner")
+    spinner.wait_for(timeout=WAIT)
+    assert spinner.evaluate("(s) => getComputedStyle(s).animationName") == "none"
+    first = spinner.evaluate("(s) => s.style.transform")
+    page.wait_for_function(
+        "([s, first]) => s.style.transform && s.style.transform !== first",
+        arg=[spinner.element_handle(), first],
+        timeout=5_000,
+    )
+    assert page.evaluate(ENDLESS) == []
+    release.write_text("", encoding="utf-8")
+    page.wait_for_selector(
+        f"{CONVERSATION} [data-testid=terminal][data-exit-code='0']", timeout=WAIT
+    )

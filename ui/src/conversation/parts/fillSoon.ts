@@ -1,0 +1,81 @@
+// Finished messages' Markdown, built bottom first within a budget: a conversation opens with 100
+// messages, and building all their texts before the first frame was most of what it cost
+// (bench/ui_render.py). The texts asked for in one go are built after it (in a microtask, before
+// the frame is drawn), the last asked for first (the bottom of a list opening at its end, or
+// the messages just above the screen when older ones come in), until FRAME_BUDGET ms are
+// spent; the rest when they come near the screen or in idle moments, whichever comes first.
+// A text built before (a copy kept) costs next to nothing: it is not counted.
+//
+// Until it is built, a message's text element is empty and marked `data-filling`.
+
+import { whenNearScreen } from "./nearScreen";
+
+/** Milliseconds of building per frame before the rest waits. */
+export const FRAME_BUDGET = 8;
+
+interface Job {
+  node: HTMLElement;
+  fill: () => void;
+  cancelNear: () => void;
+  done: boolean;
+}
+
+let batch: Job[] = [];
+const later: Job[] = [];
+let idleAsked = false;
+
+/** Runs `fill` (which fills `node`) soon, as above; the result cancels it. `cheap`: at once. */
+export function fillSoon(node: HTMLElement, fill: () => void, cheap: boolean): () => void {
+  if (cheap) {
+    fill();
+    return () => {};
+  }
+  const job: Job = { node, fill, cancelNear: () => {}, done: false };
+  node.dataset.filling = "";
+  batch.push(job);
+  if (batch.length === 1) queueMicrotask(fillBatch);
+  return () => {
+    job.done = true;
+    job.cancelNear();
+  };
+}
+
+function run(job: Job): void {
+  if (job.done) return;
+  job.done = true;
+  job.cancelNear();
+  delete job.node.dataset.filling;
+  job.fill();
+}
+
+function fillBatch(): void {
+  const jobs = batch;
+  batch = [];
+  const start = performance.now();
+  let i = jobs.length - 1;
+  for (; i >= 0 && performance.now() - start < FRAME_BUDGET; i--) run(jobs[i] as Job);
+  for (; i >= 0; i--) {
+    const job = jobs[i] as Job;
+    if (job.done) continue;
+    job.cancelNear = whenNearScreen(job.node, () => run(job));
+    later.push(job);
+  }
+  askIdle();
+}
+
+function askIdle(): void {
+  if (idleAsked || later.length === 0) return;
+  idleAsked = true;
+  const idle = (deadline?: IdleDeadline): void => {
+    idleAsked = false;
+    // The earliest asked for (the nearest to the screen) first.
+    do {
+      const job = later.shift();
+      if (!job) return;
+      run(job);
+    } while (deadline && deadline.timeRemaining() > 4);
+    askIdle();
+  };
+  if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(idle, { timeout: 1000 });
+  else window.setTimeout(idle, 16);
+}
