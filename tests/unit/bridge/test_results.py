@@ -111,6 +111,7 @@ def test_a_model_result_reaches_the_page_as_camel_case_json() -> None:
         "errorDetails": "",
         "handoff": None,
         "dropped": [],
+        "madeRoom": None,
     }
 
 
