@@ -56,7 +56,6 @@ def process_kind(pid: int, parent_kind: str = "") -> str:
 class Member:
     kind: str  # "python" for the tree's root, else process_kind
     pss: int  # KiB: shared pages split between every process using them, on the machine
-    uss: int  # KiB: pages no other process maps (a library's pages too while nobody shares them)
     anon: int  # KiB: anonymous memory (heaps, JS heap): what other programs never change
 
 
@@ -67,8 +66,7 @@ def memory_of(pid: int, kind: str) -> Member | None:
     except OSError:
         return None
     values = {key: int(kib) for key, kib in re.findall(r"(?m)^(\w+):\s+(\d+) kB", rollup)}
-    uss = values.get("Private_Clean", 0) + values.get("Private_Dirty", 0)
-    return Member(kind, values.get("Pss", 0), uss, values.get("Anonymous", 0))
+    return Member(kind, values.get("Pss", 0), values.get("Anonymous", 0))
 
 
 def tree_memory(pid: int) -> list[Member]:
