@@ -229,11 +229,6 @@ export function renderMarkdownNodes(markdown: string, { breaks = false }: { brea
   return nodesOf(kept.tokens ?? lexMarkdown(markdown, breaks));
 }
 
-/** Whether `markdown` was rendered before (its nodes are a copy away). */
-export function renderedBefore(markdown: string, { breaks = false }: { breaks?: boolean } = {}): boolean {
-  return fragments.has(renderKey(markdown, breaks));
-}
-
 /** Makes `kept`'s copy of its nodes in an idle moment (with others waiting, as many as fit). */
 function copyWhenIdle(kept: Kept): void {
   toCopy.push(kept);
