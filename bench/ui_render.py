@@ -41,6 +41,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
+
 from bench.sizes import TINY, count, pick  # noqa: E402
 from tests.e2e.window import end_driver, running_app  # noqa: E402
 
@@ -53,6 +55,7 @@ STREAM_ONLY = "--stream" in sys.argv  # part 2 only: no long history to prefill
 HISTORY_SENDS = 0 if RENDER_ONLY or STREAM_ONLY else count("BENCH_HISTORY", 5000, 60)
 REOPEN = pick(5, 2)
 IDLE_MS = pick(3000, 300)
+SETTLE_MS = 15_000  # the longest a window is given to finish its warm-up
 RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 1
 
 CONVERSATION = "[data-testid=conversation][data-loaded=true]"
@@ -286,6 +289,29 @@ def measure_render(page: Any) -> dict[str, Any]:
     }
 
 
+def measure_settled(page: Any) -> dict[str, Any]:
+    """The first conversation of a window whose page finished its warm-up (parts/warmUp.ts marks
+    the root `data-warmed-up`; waited for up to SETTLE_MS): a first open without the compiling
+    the warm-up does."""
+    page.evaluate(TIME_CONVERSATION)
+    try:
+        page.wait_for_function(
+            "document.documentElement.dataset.warmedUp === 'true'", timeout=SETTLE_MS, polling=100
+        )
+        settled = True
+    except PlaywrightTimeout:
+        settled = False  # measured anyway, and said
+    page.click("[data-testid=nav-agents]")
+    page.wait_for_selector("[data-testid=agents-panel]")
+    item = page.locator("[data-testid=direct-item]", has_text="demo")
+    item.wait_for()
+    page.evaluate("window.__armRender()")
+    item.click()
+    page.evaluate("window.__nextRender")
+    first = page.evaluate("window.__rendered")[0]
+    return {"settled": first["all"], "settled_first": first["first"], "warmed_up": settled}
+
+
 def stream_gaps(page: Any, send: Any) -> tuple[dict[str, Any], list[float]]:
     """Frame gaps while `send()` makes the demo stream /bench, from its first delta to its end."""
     page.evaluate(STREAM_TIMES)
@@ -464,19 +490,30 @@ def main() -> None:
     pristine = xdg / "pristine-data"
     shutil.copytree(data, pristine)
     runs: list[dict[str, Any]] = []
+
+    def settled_window(run: int) -> dict[str, Any]:
+        restore(pristine, data)
+        log = xdg / f"app-settled-{run}.log"
+        with running_app(["--config", str(config)], log) as (page, _proc):
+            page.set_viewport_size({"width": 1280, "height": 860})
+            return measure_settled(page)
+
     for run in range(RUNS - 1):  # the last run goes on with parts 2 and 3 in its window
+        settled = settled_window(run)
         restore(pristine, data)
         with running_app(["--config", str(config)], xdg / f"app-{run}.log") as (page, _proc):
             page.set_viewport_size({"width": 1280, "height": 860})
-            runs.append(measure_render(page))
+            runs.append({**measure_render(page), **settled})
             print(run_line(run + 1, runs[-1]), flush=True)
+    settled = settled_window(RUNS - 1)
     restore(pristine, data)
     with running_app(["--config", str(config)], xdg / "app.log") as (page, _proc):
         page.set_viewport_size({"width": 1280, "height": 860})
-        runs.append(measure_render(page))
+        runs.append({**measure_render(page), **settled})
         if RUNS > 1:
             print(run_line(RUNS, runs[-1]), flush=True)
         r = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+        r["warmed_up"] = all(run["warmed_up"] for run in runs)
         if RENDER_ONLY:
             print("\n".join(render_lines(r)))
             return
@@ -497,12 +534,14 @@ def restore(pristine: Path, data: Path) -> None:
 def run_line(run: int, r: dict[str, Any]) -> str:
     return (
         f"   run {run}: cold {r['cold']:6.1f} ms, uncached {r['uncached']:6.1f} ms,"
-        f" warm {r['warm']:6.1f} ms, anchor {r['anchor']:5.1f} ms"
+        f" warm {r['warm']:6.1f} ms, cold settled {r['settled']:6.1f} ms,"
+        f" anchor {r['anchor']:5.1f} ms"
     )
 
 
 def render_lines(r: dict[str, Any]) -> list[str]:
     cold, warm = r["cold"] / r["anchor"], r["warm"] / r["anchor"]
+    settled = r["settled"] / r["anchor"]
     uncached = r["uncached"] / r["anchor"]
     runs = f", median of {RUNS} fresh windows" if RUNS > 1 else ""
     return [
@@ -510,18 +549,28 @@ def render_lines(r: dict[str, Any]) -> list[str]:
         f" ({r['code_blocks']:.0f} code blocks{runs})",
         f"   cold (first open)     : {r['cold']:7.1f} ms  (first frame with messages:"
         f" {r['cold_first']:.1f} ms; every text built: {r['cold_filled']:.1f} ms)",
+        f"   cold, window settled  : {r['settled']:7.1f} ms  (first frame with messages:"
+        f" {r['settled_first']:.1f} ms; another window, opened after the page's warm-up"
+        f"{'' if r['warmed_up'] else ' — NOT finished within 15 s'})",
         f"   uncached (another)    : {r['uncached']:7.1f} ms  (first frame with messages:"
         f" {r['uncached_first']:.1f} ms; every text built: {r['uncached_filled']:.1f} ms)",
         f"   warm (median of {REOPEN})   : {r['warm']:7.1f} ms  (first frame with messages:"
         f" {r['warm_first']:.1f} ms)",
         f"   anchor (plain <pre>)  : {r['anchor']:7.1f} ms",
-        f"   ratio to the anchor   : cold {cold:.1f}x, uncached {uncached:.1f}x, warm {warm:.1f}x",
-        target_line(f"cold ≤ {COLD_TARGET:g}x the anchor", cold <= COLD_TARGET),
+        f"   ratio to the anchor   : cold {cold:.1f}x, uncached {uncached:.1f}x, warm {warm:.1f}x,"
+        f" cold settled {settled:.1f}x",
+        # The target is for the honest figure, the first open in a window just started; the
+        # settled one is said beside it when only it meets the target.
+        target_line(
+            f"cold ≤ {COLD_TARGET:g}x the anchor",
+            cold <= COLD_TARGET,
+            "" if cold <= COLD_TARGET or settled > COLD_TARGET else " (cold, window settled: met)",
+        ),
     ]
 
 
-def target_line(target: str, met: bool) -> str:
-    return f"   target: {target}: {'met' if met else 'NOT met'}"
+def target_line(target: str, met: bool, note: str = "") -> str:
+    return f"   target: {target}: {'met' if met else 'NOT met'}{note}"
 
 
 def stream_lines(s: dict[str, Any]) -> list[str]:

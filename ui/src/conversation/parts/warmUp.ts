@@ -2,14 +2,14 @@
 // by the first conversation opened: the JavaScript engine compiles marked's lexer, its regular
 // expressions, the message components and the node building on first use (the first 100
 // messages took 2 to 3 times as long as the next 100), the date formats load their locale data
-// (≈50 ms), and highlight.js compiles each language's grammar the first time it colours it.
+// (≈50 ms). (highlight.js is not warmed up: code is coloured when idle, after a conversation
+// shows, and colouring a sample in each of its languages cost the idle window 7.4 MB.)
 // Nothing made here is shown or kept (a sample message is mounted in a detached element, then
 // unmounted); the steps run in idle moments only, so none delays input or a conversation.
 
 import { mount, unmount } from "svelte";
 import type { Message } from "../../../bindings";
 import { buildMarkdownNodes } from "../../lib/markdown";
-import { hljs } from "../../lib/markdownParse";
 import { dateTimeOf, timeOf } from "../format";
 import MessageView from "../MessageView.svelte";
 
@@ -37,21 +37,6 @@ def f(x: int) -> int:
 
 ---
 `;
-
-// Code that enters the usual modes of most grammars (highlight.js builds a mode's matcher the
-// first time it enters it): comments, strings, numbers, functions, classes, literals.
-const CODE = `# a comment
-// another comment
-def f(x: int = 1) -> str:
-    """A docstring."""
-    return f"{x}" + 'a' + "b"  # 1.5
-function g(a) { return \`t\${a}\` / 2.5; }
-class C(Base): pass
-const x = {"key": [1, 2.5, true, null], "other": false};
-fn main() -> i32 { let s = String::from("x"); 0 }
-echo "$HOME" && ls -la | grep -v x
-- item: value
-+ added line`;
 
 // A few passes: the engine optimizes what runs more than once.
 const PASSES = 4;
@@ -90,16 +75,14 @@ function steps(): (() => void)[] {
         mount(MessageView, { target, props: { message: sample("agent", i), continued: i > 1, onanswer: async () => {} } })];
       for (const view of shown) void unmount(view);
     }),
-    ...hljs.listLanguages().map((language) => () => {
-      hljs.highlight(CODE, { language, ignoreIllegals: true });
-    }),
   ];
 }
 
 let started = false;
 
 /** Runs the steps in idle moments (as many as fit in each), once per page. WebKit (macOS) has
- *  no requestIdleCallback: there, one step every 50 ms. */
+ *  no requestIdleCallback: there, one step every 50 ms. When all have run, the page's root says
+ *  so (`data-warmed-up="true"`: bench/ui_render.py times a first conversation after it too). */
 export function warmUpWhenIdle(): void {
   if (started || typeof window === "undefined") return;
   started = true;
@@ -111,7 +94,10 @@ export function warmUpWhenIdle(): void {
   const next = (deadline?: IdleDeadline): void => {
     do {
       const step = queue.shift();
-      if (!step) return;
+      if (!step) {
+        document.documentElement.dataset.warmedUp = "true";
+        return;
+      }
       try {
         step();
       } catch {
