@@ -167,9 +167,9 @@ class Start:
     footprint: int | None  # KiB: every page of the tree once (proc_tree.footprint_kib)
 
 
-def start_once(command: list[str], env_extra: dict[str, str]) -> Start:
-    """Starts `command`, times it to interactive, then lets it idle (the debugger detached:
-    a person's window has none) and reads its tree's memory."""
+def start_once(command: list[str], env_extra: dict[str, str], memory: bool = True) -> Start:
+    """Starts `command`, times it to interactive, then (with `memory`) lets it idle (the
+    debugger detached: a person's window has none) and reads its tree's memory."""
     from playwright.sync_api import sync_playwright
 
     port = free_port()
@@ -189,11 +189,18 @@ def start_once(command: list[str], env_extra: dict[str, str]) -> Start:
             page.wait_for_selector("[data-ready=true]", timeout=60_000)
             seconds = time.perf_counter() - start
             browser.close()  # only disconnects: the window stays
+        if not memory:
+            return Start(seconds, [], None)
         time.sleep(IDLE_SECONDS)  # idle is what is measured: nothing to wait on
         members = tree_memory(proc.pid)
         return Start(seconds, members, footprint_kib([proc.pid, *descendants(proc.pid)]))
     finally:
         stop_app(proc)
+
+
+def time_to_interactive(command: list[str], env_extra: dict[str, str]) -> float:
+    """Seconds from the start of `command` to its page ready (bench/frozen_start.py)."""
+    return start_once(command, env_extra, memory=False).seconds
 
 
 def median_mib(runs: list[Start], kind: str | None, field: str) -> float:

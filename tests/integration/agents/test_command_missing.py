@@ -45,7 +45,7 @@ def test_a_program_installed_later_clears_the_warning_at_the_next_list(tmp_path:
 def test_a_relative_program_is_looked_up_in_the_agent_folder(tmp_path: Path) -> None:
     folder = tmp_path / "agent-home"
     folder.mkdir()
-    yaml = missing_yaml("here", "./run-agent", cwd="agent-home")
+    yaml = missing_yaml("homebrew", "./run-agent", cwd="agent-home")
     config = write_config(tmp_path / "agents.yaml", yaml)
     with Sidekicks(config=config) as sk:
         assert "`./run-agent`" in sk.api.AgentService.List()[0].command_missing
