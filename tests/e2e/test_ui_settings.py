@@ -242,9 +242,15 @@ def test_keys_are_completed_from_the_schema_under_the_csp(window: Page, shots: P
     window.locator("[data-testid=config-editor] .cm-content").click()
     window.keyboard.press("Control+End")
     window.keyboard.insert_text("    ")
+    # The keys reached the editor (under load, the lazily loaded editor may take its focus late).
+    window.wait_for_function(
+        """() => [...document.querySelectorAll('[data-testid=config-editor] .cm-line')]
+             .at(-1)?.textContent === '    '""",
+        timeout=WAIT,
+    )
     window.keyboard.press("Control+Space")  # inside an agent: the agent keys not written yet
     options = window.locator(".cm-tooltip-autocomplete li")
-    expect(options.first).to_be_visible()
+    expect(options.first).to_be_visible(timeout=WAIT)
     labels = options.locator(".cm-completionLabel").all_inner_texts()
     assert "description" in labels and "cwd" in labels
     assert "name" not in labels  # already there
