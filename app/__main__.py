@@ -80,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_builtin(args.agent)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    from app.core.arenas import limit_arenas
+
+    limit_arenas()  # before the core's threads and the window's processes start
     from app.core.errors import ConfigError
     from app.sidekicks import Sidekicks
 

@@ -88,14 +88,19 @@ def resource_path(*parts: str) -> Path:
 # need that; the programs the app starts for the person (agents, their commands, sign-in
 # terminals) must not load the bundle's libssl or libz instead of their system's.
 _BUNDLE_LIBRARY_PATHS = ("LD_LIBRARY_PATH",)
+ARENAS_SET_BY_US = "SIDEKICKS_SET_MALLOC_ARENA_MAX"  # app/core/arenas.py
 
 
 def child_environment(
     environ: Mapping[str, str] | None = None, frozen: bool | None = None
 ) -> dict[str, str]:
     """The environment for a program started for the person: ours, with the library path the
-    person had before the frozen app's bootloader changed it."""
+    person had before the frozen app's bootloader changed it, and without the malloc arena
+    limit the app set for its window."""
     env = dict(os.environ if environ is None else environ)
+    # The window's one malloc arena (app/core/arenas.py) is for its own processes, not theirs.
+    if env.pop(ARENAS_SET_BY_US, None) is not None:
+        env.pop("MALLOC_ARENA_MAX", None)
     if not (is_frozen() if frozen is None else frozen):
         return env
     for name in _BUNDLE_LIBRARY_PATHS:
