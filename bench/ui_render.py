@@ -296,7 +296,9 @@ def measure_settled(page: Any) -> dict[str, Any]:
     page.evaluate(TIME_CONVERSATION)
     try:
         page.wait_for_function(
-            "document.documentElement.dataset.warmedUp === 'true'", timeout=SETTLE_MS, polling=100
+            "() => document.documentElement.dataset.warmedUp === 'true'",
+            timeout=SETTLE_MS,
+            polling=100,
         )
         settled = True
     except PlaywrightTimeout:
