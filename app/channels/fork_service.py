@@ -4,12 +4,16 @@ is app/channels/forking.py's; its members' sessions fork when they first open
 
 from __future__ import annotations
 
-from app.channels.fork_worktrees import ForkWorktrees
-from app.channels.forking import Forking
+from typing import TYPE_CHECKING
+
 from app.channels.parts import ChannelParts
 from app.core.expose import exposed
 from app.core.loop import LoopThread
 from app.models.conversation import Channel
+
+if TYPE_CHECKING:
+    from app.channels.fork_worktrees import ForkWorktrees
+    from app.channels.forking import Forking
 
 # Copying a long history (one write per message) and its pasted images.
 FORK_TIMEOUT = 60.0
@@ -17,13 +21,11 @@ FORK_TIMEOUT = 60.0
 
 class ForkService:
     def __init__(self, parts: ChannelParts, core: LoopThread) -> None:
-        self._core = core
-        self._forking = Forking(
-            parts.registry, parts.publisher, parts.attachments, parts.opened.unique_name
-        )
-        self._worktrees = ForkWorktrees(
-            parts.registry, parts.publisher, parts.worktrees, parts.isolation, parts.checkpointing
-        )
+        self._core, self._parts = core, parts
+        # Built with the first fork, on the loop (one thread: no lock needed), so that the
+        # idle window does not load the forks' code (issue 29, memory).
+        self._forking: Forking | None = None
+        self._worktrees: ForkWorktrees | None = None
 
     @exposed
     def Fork(self, id: str, messageId: str, worktree: bool = False) -> Channel:
@@ -37,7 +39,26 @@ class ForkService:
         return self._core.run(self._fork(id, messageId, worktree), timeout=FORK_TIMEOUT)
 
     async def _fork(self, id: str, message_id: str, worktree: bool) -> Channel:
-        channel = await self._forking.fork(id, message_id)
+        forking, worktrees = self._parts_of_a_fork()
+        channel = await forking.fork(id, message_id)
         if worktree:
-            await self._worktrees.start(id, message_id, channel)
+            await worktrees.start(id, message_id, channel)
         return channel
+
+    def _parts_of_a_fork(self) -> tuple[Forking, ForkWorktrees]:
+        if self._forking is None or self._worktrees is None:
+            from app.channels.fork_worktrees import ForkWorktrees
+            from app.channels.forking import Forking
+
+            parts = self._parts
+            self._forking = Forking(
+                parts.registry, parts.publisher, parts.attachments, parts.opened.unique_name
+            )
+            self._worktrees = ForkWorktrees(
+                parts.registry,
+                parts.publisher,
+                parts.worktrees,
+                parts.isolation,
+                parts.checkpointing,
+            )
+        return self._forking, self._worktrees

@@ -22,6 +22,11 @@ DEFERRED = {
     "acp": "the first agent started (app/agents/connecting.py)",
     "pygit2": "the first checkpoint or worktree (app/checkpoints/store.py, app/core/lazy.py)",
     "markdown_it": "the first HTML export (app/channels/export/service.py)",
+    "app.channels.export.markdown": "the first export or copied message (export/service.py)",
+    "app.channels.export.json_doc": "the first JSON export (app/channels/export/service.py)",
+    "app.channels.forking": "the first fork (app/channels/fork_service.py)",
+    "app.channels.fork_worktrees": "the first fork (app/channels/fork_service.py)",
+    "app.workspace.worktrees.merging": "the first worktree listed or merged (worktrees/service.py)",
     "tarfile": "the first binary install (app/agents/gallery/archive.py)",
 }
 PROBE = """

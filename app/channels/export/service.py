@@ -5,32 +5,34 @@ native save dialog is the window's (app/bridge installs it)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
-from app.channels.export import json_doc
-from app.channels.export import markdown as export_markdown
-from app.channels.export.reading import find_message, stored_messages
-from app.channels.export.saving import default_name, write_document
 from app.channels.parts import ChannelParts
 from app.channels.reading import no_channel
 from app.core.expose import exposed
+from app.core.lazy import LazyModule
 from app.core.loop import LoopThread
 from app.models.conversation import Channel, Message
 from app.models.finding import ExportFormat
 
+if TYPE_CHECKING:
+    from app.channels.export import html_doc, json_doc, reading, saving
+    from app.channels.export import markdown as export_markdown
+else:
+    # The exporters load with the first export or copied message, not with the window
+    # (issue 29, memory: ~0.2 MB; markdown-it for HTML 0.5 MB more, 0.1-0.3 s).
+    html_doc = LazyModule("app.channels.export.html_doc")
+    json_doc = LazyModule("app.channels.export.json_doc")
+    reading = LazyModule("app.channels.export.reading")
+    saving = LazyModule("app.channels.export.saving")
+    export_markdown = LazyModule("app.channels.export.markdown")
+
 SaveChooser = Callable[[str], str]
-
-
-def html_document(channel: Channel, messages: Iterable[Message]) -> Iterator[str]:
-    # markdown-it loads with the first HTML export, not with the window (0.5 MB, 0.1-0.3 s).
-    from app.channels.export import html_doc
-
-    return html_doc.document(channel, messages)
-
-
-EXPORTERS: dict[ExportFormat, Callable[[Channel, Iterable[Message]], Iterator[str]]] = {
-    "markdown": export_markdown.document,
-    "html": html_document,
-    "json": json_doc.document,
+Exporter = Callable[[Channel, Iterable[Message]], Iterator[str]]
+EXPORTERS: dict[ExportFormat, Callable[[], Exporter]] = {
+    "markdown": lambda: export_markdown.document,
+    "html": lambda: html_doc.document,
+    "json": lambda: json_doc.document,
 }
 
 
@@ -52,8 +54,8 @@ class ExportService:
         """Extension: exports through the native save dialog; the path written ("" when
         cancelled)."""
         channel = self._channel(id)
-        path = self._save_chooser(default_name(channel, format))
-        return write_document(path, self._export(id, format, channel)) if path else ""
+        path = self._save_chooser(saving.default_name(channel, format))
+        return saving.write_document(path, self._export(id, format, channel)) if path else ""
 
     @exposed
     def MessageMarkdown(self, id: str, messageId: str) -> str:
@@ -62,7 +64,7 @@ class ExportService:
         view = self._publisher.view(id)  # read off the loop, as Conversation is
         if view is None:
             raise no_channel(id)
-        return export_markdown.message_markdown(find_message(view, messageId))
+        return export_markdown.message_markdown(reading.find_message(view, messageId))
 
     def _channel(self, channel_id: str) -> Channel:
         channels = self._core.call(self._registry.channels)
@@ -79,7 +81,7 @@ class ExportService:
         view = self._publisher.view(channel.id)
         if view is None:
             raise no_channel(id)
-        return EXPORTERS[format](channel, stored_messages(view.history, channel.id))
+        return EXPORTERS[format]()(channel, reading.stored_messages(view.history, channel.id))
 
     def _set_save_chooser(self, chooser: SaveChooser) -> None:
         """The window installs the native save dialog here (tests install their own): given

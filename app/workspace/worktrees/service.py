@@ -8,16 +8,24 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from app.acp.workspace import WorkspaceError
 from app.core.errors import UserError
 from app.core.expose import exposed
+from app.core.lazy import LazyModule
 from app.core.loop import LoopThread
 from app.i18n import _
 from app.models.worktrees import MemberWorktree, MergeOutcome
-from app.workspace.worktrees import git, merging
+from app.workspace.worktrees import git
 from app.workspace.worktrees.isolation import Isolation
+
+if TYPE_CHECKING:
+    from app.workspace.worktrees import merging
+else:
+    # The merge (and its three-way merge) loads with the first worktree shown or merged, not
+    # with the window (issue 29, memory).
+    merging = LazyModule("app.workspace.worktrees.merging")
 
 T = TypeVar("T")
 
