@@ -21,6 +21,7 @@ the file each id names, with the same table the guard test reads.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from xdist.scheduler import LoadScopeScheduling
@@ -31,7 +32,7 @@ PACKAGE = "package"
 # Windows at once: each lane runs its windows one at a time, the lanes side by side. Two on two
 # cores: with one lane the windows alone took the whole run (7.5 of its 8 minutes), the other
 # workers idle after the first three.
-WINDOW_LANES = 2
+WINDOW_LANES = int(os.environ.get("SIDEKICKS_TEST_WINDOW_LANES", "2"))  # to compare cuts
 
 # Files whose tests start `python -m app` with its window (the e2e folder aside).
 WINDOW_FILES = (

@@ -72,7 +72,7 @@ def test_the_scheduler_makes_each_group_one_scope_and_leaves_modules_free() -> N
 def test_the_window_files_share_the_lanes_evenly_each_file_in_one(tmp_path: Path) -> None:
     files = window_files()
     assert TESTS.joinpath("e2e", "test_bridge.py").resolve() in files
-    lanes = window_lanes(files)
+    lanes = window_lanes(files, 2)
     assert sorted(lanes) == files and set(lanes.values()) == {f"{WINDOW}-1", f"{WINDOW}-2"}
     sizes = [
         sum(f.stat().st_size for f, lane in lanes.items() if lane == name)
@@ -84,7 +84,7 @@ def test_the_window_files_share_the_lanes_evenly_each_file_in_one(tmp_path: Path
     for name, size in (("a", 900), ("b", 500), ("c", 400), ("d", 100)):
         made.append(tmp_path / f"test_{name}.py")
         made[-1].write_text("#" * size, encoding="utf-8")
-    by_name = {path.stem: lane for path, lane in window_lanes(made).items()}
+    by_name = {path.stem: lane for path, lane in window_lanes(made, 2).items()}
     assert by_name == {
         "test_a": "window-1",
         "test_b": "window-2",
