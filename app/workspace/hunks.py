@@ -5,8 +5,6 @@ surrogateescape, so a file's bytes come back exactly (no newline or encoding is 
 
 from __future__ import annotations
 
-import difflib
-
 from app.core.errors import UserError
 from app.i18n import _
 
@@ -19,6 +17,8 @@ def _lines(data: bytes) -> list[str]:
 
 def hunk_reverted(before: bytes, after: bytes, hunk: int) -> bytes:
     """`after` with its `hunk`-th hunk as it was in `before`."""
+    import difflib  # with the first hunk reverted, not with the window (issue 29, memory)
+
     old, new = _lines(before), _lines(after)
     # autojunk as unified_diff has it (True), so that the hunks are the diff's.
     groups = list(difflib.SequenceMatcher(None, old, new).get_grouped_opcodes(CONTEXT))

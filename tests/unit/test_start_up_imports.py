@@ -27,6 +27,7 @@ DEFERRED = {
     "app.channels.forking": "the first fork (app/channels/fork_service.py)",
     "app.channels.fork_worktrees": "the first fork (app/channels/fork_service.py)",
     "app.workspace.worktrees.merging": "the first worktree listed or merged (worktrees/service.py)",
+    "difflib": "the first change's diff or hunk reverted (app/workspace/changes.py, hunks.py)",
     "tarfile": "the first binary install (app/agents/gallery/archive.py)",
 }
 PROBE = """
