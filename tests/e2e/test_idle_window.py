@@ -1,6 +1,7 @@
 """The idle window holds only what it shows (issue 29, memory): the settings editor's script
 (CodeMirror) and the terminal's (xterm) are not loaded, nor is pygit2's library mapped into the
-app's process, until they are used; then the settings editor loads on first use.
+app's process, until they are used; then the settings editor loads on first use. The window's
+helper processes share one malloc arena (app/core/arenas.py); the agents do not inherit it.
 
 bench/window.py measures what this saves (the idle tree's PSS beside a bare pywebview window)."""
 
@@ -11,12 +12,24 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from tests.e2e.window import running_app
+from bench.proc_tree import descendants
+from tests.e2e.window import api, running_app
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
 
 WAIT = 20_000
 SCRIPTS = "() => performance.getEntriesByType('resource').map((e) => e.name.split('/').pop())"
+
+
+def environment(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    pairs = (entry.decode(errors="replace").partition("=") for entry in raw if entry)
+    return {name: value for name, _, value in pairs}
+
+
+def command_line(pid: int) -> str:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
 
 
 def mapped(pid: int, fragment: str) -> bool:
@@ -42,3 +55,24 @@ def test_the_idle_window_loads_settings_and_git_on_first_use(
 def open_settings(page: Page) -> None:
     page.keyboard.press("Control+,")
     page.wait_for_selector("[data-testid=config-editor] .cm-content", timeout=WAIT)
+
+
+def test_the_windows_helpers_get_one_malloc_arena_and_the_agents_do_not(
+    e2e_config: Path, tmp_path: Path
+) -> None:
+    with running_app(["--config", str(e2e_config)], tmp_path / "app.log") as (page, proc):
+        page.wait_for_selector("[data-testid=sidebar]", timeout=WAIT)
+        helpers = [p for p in descendants(proc.pid) if "QtWebEngineProcess" in command_line(p)]
+        assert len(helpers) >= 2, [command_line(p) for p in descendants(proc.pid)]  # zygotes…
+        for pid in helpers:
+            assert environment(pid).get("MALLOC_ARENA_MAX") == "1", command_line(pid)
+        assert "MALLOC_ARENA_MAX" not in environment(proc.pid)  # the person's, not ours
+
+        api(page, "AgentService", "Start", "demo")
+        agents = wait_for(
+            lambda: [p for p in descendants(proc.pid) if "--agent demo" in command_line(p)],
+            timeout=WAIT / 1000,
+        )
+        for pid in agents:
+            env = environment(pid)
+            assert "MALLOC_ARENA_MAX" not in env and "SIDEKICKS_SET_MALLOC_ARENA_MAX" not in env
