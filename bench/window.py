@@ -139,6 +139,9 @@ def event_figures(port: int, sk: Any, results: dict[str, Any]) -> None:
 def measure_events() -> dict[str, Any]:
     from app import Sidekicks
     from app.bridge.window import run_window
+    from app.core.arenas import limit_arenas
+
+    limit_arenas()  # as `python -m app` does (after the start-up runs: the bare one gets none)
 
     port = free_port()
     os.environ.update(offscreen_env(port))
