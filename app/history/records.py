@@ -4,12 +4,23 @@ app/channels/reading.py)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from pydantic import TypeAdapter
 
 from app.models.conversation import Command, Message
 
-_messages_adapter = TypeAdapter(list[Message])
-_commands_adapter = TypeAdapter(list[Command])
+
+# Built with the first history read or write that needs them, not at import: each builds the
+# validator and serializer of every model it holds (issue 29, the idle window's memory).
+@cache
+def _messages_adapter() -> TypeAdapter[list[Message]]:
+    return TypeAdapter(list[Message])
+
+
+@cache
+def _commands_adapter() -> TypeAdapter[list[Command]]:
+    return TypeAdapter(list[Command])
 
 
 def encode_message(message: Message) -> bytes:
@@ -23,12 +34,12 @@ def decode_messages(values: list[bytes]) -> list[Message]:
     100 one-part messages: ~220 µs against ~290 µs)."""
     if not values:
         return []
-    return _messages_adapter.validate_json(b"[" + b",".join(values) + b"]")
+    return _messages_adapter().validate_json(b"[" + b",".join(values) + b"]")
 
 
 def encode_commands(commands: list[Command]) -> bytes:
-    return _commands_adapter.dump_json(commands, by_alias=True)
+    return _commands_adapter().dump_json(commands, by_alias=True)
 
 
 def decode_commands(value: bytes | None) -> list[Command]:
-    return [] if value is None else _commands_adapter.validate_json(value)
+    return [] if value is None else _commands_adapter().validate_json(value)
