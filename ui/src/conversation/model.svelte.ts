@@ -35,12 +35,10 @@ import { memberSessions } from "./session/sessions.svelte";
 export const WINDOW_MAX = 200;
 /** How many messages the window moves by when the person scrolls past its edge. */
 export const WINDOW_STEP = 50;
-/** Messages rendered when a conversation opens or jumps to its latest message. */
+/** Messages rendered when a conversation opens or jumps to its latest message, all in its
+ *  first frame: their texts are built after it (parts/fillSoon.ts), so 100 cost ~30 ms here,
+ *  less than showing 24 first and the rest a frame later (40 ms to the whole window; issue 29). */
 export const WINDOW_INITIAL = 100;
-/** Messages of the first frame of a conversation: a screenful and more; the rest of the
- *  initial window follows a step per frame (growInitial), so a conversation shows at once. */
-export const WINDOW_FIRST = 24;
-const GROW_STEP = 40;
 /** Streamed deltas are applied at most this often (ms): 20 times a second, every third frame
  *  at 60 Hz (every other frame still missed a frame or two a second under 2,000 chunks/s). */
 export const DRAW_INTERVAL = 50;
@@ -166,7 +164,7 @@ export class ConversationModel {
       } else {
         this.#all = latest;
         this.#end = this.#all.length;
-        this.#start = Math.max(0, this.#end - WINDOW_FIRST);
+        this.#start = Math.max(0, this.#end - WINDOW_INITIAL);
       }
       const inSnapshot = new Set([...latest, ...this.#all].map((m) => m.id));
       const buffered = this.#buffer ?? [];
@@ -379,16 +377,6 @@ export class ConversationModel {
     return true;
   }
 
-  /** Grows a window smaller than WINDOW_INITIAL upwards by a step (after the first frame);
-   *  true when it grew. */
-  growInitial(): boolean {
-    const target = Math.max(0, this.#end - WINDOW_INITIAL);
-    if (this.#start <= target) return false;
-    this.#start = Math.max(target, this.#start - GROW_STEP);
-    this.#refresh();
-    return true;
-  }
-
   /** Moves the window down by a step, fetching newer messages first (Newer) if the window is at
    *  the end of those loaded and newer ones exist; true when it moved. */
   async showLater(): Promise<boolean> {
@@ -430,7 +418,7 @@ export class ConversationModel {
       this.moreAfter = false;
     }
     this.#end = this.#all.length;
-    this.#start = Math.max(0, this.#end - WINDOW_FIRST);
+    this.#start = Math.max(0, this.#end - WINDOW_INITIAL);
     this.#refresh();
   }
 
