@@ -99,14 +99,24 @@ class WorktreeService:
     async def _set(self, channel: str, agent: str, on: bool) -> MemberWorktree:
         self._member(channel, agent)
         configured = self._host.configured(agent)
+        chosen = self._isolation.record(channel, agent).isolated  # None: as configured
         if on != self._isolation.isolated(channel, agent, configured):
             folder = self._folder(agent) if on else None
             if folder is not None:  # refused before the session is touched
                 await asyncio.to_thread(git.folder_repo, folder)
-            await self._host.restart(channel, agent)
-            if folder is not None:
                 await self._isolation.ensure(channel, agent, folder)
-        self._isolation.choose(channel, agent, on)
+            # Chosen before the session is dropped: a session opening meanwhile (the page's
+            # Prepare, a message) holds the member's session lock, so the restart waits for it
+            # and drops it, and any opening after this line opens where the choice says. The
+            # other way round, one opening between the two stayed in the old folder.
+            self._isolation.choose(channel, agent, on)
+            try:
+                await self._host.restart(channel, agent)
+            except BaseException:
+                self._isolation.choose(channel, agent, chosen)
+                raise
+        else:
+            self._isolation.choose(channel, agent, on)
         return await self._view(channel, agent)
 
     async def _merge(self, channel: str, agent: str) -> MergeOutcome:

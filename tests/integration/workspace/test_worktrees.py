@@ -6,6 +6,7 @@ repository is refused, Merge into the folder with a conflict, Discard, and the Y
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -102,3 +103,23 @@ def test_a_deleted_channel_takes_its_worktrees_along(desk: Desk) -> None:
     wait_for(lambda: not worktree.exists() and not worktree.parent.exists())
     repo = pygit2.Repository(str(desk.work))
     assert repo.list_worktrees() == [] and f"sidekicks/{room}/writer" not in repo.branches
+
+
+def test_a_session_opening_while_isolation_is_switched_on_opens_in_the_worktree(
+    desk: Desk,
+) -> None:
+    """The page prepares a channel's sessions as it opens it (the agent started, then its
+    session opened): a session opened while SetIsolation made the worktree stayed in the folder
+    (seen in the window's test, the worktree made slower by pygit2's first import)."""
+    committed(desk.work, {"a.txt": "one\n"})
+    room = desk.channels.Create("room", "", ["writer"]).id
+    preparing = threading.Thread(target=desk.channels.Prepare, args=(room,))
+    preparing.start()
+    try:
+        worktree = Path(desk.sk.api.WorktreeService.SetIsolation(room, "writer", True).path)
+    finally:
+        preparing.join(30)
+    [result] = desk.run(room, [{"write": "note.txt", "in_cwd": True, "text": "isolated\n"}])
+    assert result.get("ok"), result
+    assert (worktree / "note.txt").read_text() == "isolated\n"
+    assert not (desk.work / "note.txt").exists()
