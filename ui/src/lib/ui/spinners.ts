@@ -20,11 +20,14 @@ export function turnSpinners(spinners: Iterable<Turnable>, step: number): void {
 function start(): void {
   if (typeof window === "undefined" || typeof document === "undefined") return;
   const still = window.matchMedia?.("(prefers-reduced-motion: reduce)");
+  // Live: kept current by the page, so a tick with no spinner shown looks at an empty list
+  // instead of querying the whole document eight times a second.
+  const spinners = document.getElementsByClassName("spinner") as HTMLCollectionOf<HTMLElement>;
   let step = 0;
   window.setInterval(() => {
-    if (still?.matches || document.hidden) return;
+    if (still?.matches || document.hidden || spinners.length === 0) return;
     step = (step + 1) % STEPS;
-    turnSpinners(document.querySelectorAll<HTMLElement>(".spinner"), step);
+    turnSpinners(spinners, step);
   }, STEP_MS);
 }
 
