@@ -157,6 +157,10 @@ class Sidekicks:
             self._store.set_history_problem(problem)
 
     @property
+    def notifications(self) -> DesktopNotifications:
+        return self._notifications
+
+    @property
     def config_path(self) -> Path:
         return self._store.path
 

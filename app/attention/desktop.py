@@ -43,6 +43,10 @@ class DesktopNotifications:
         self._notifier: Any = None  # desktop_notifier.DesktopNotifier, made on the thread
         self._flush: asyncio.TimerHandle | None = None
         self.failures = 0  # notices not shown (said once in the log)
+        # Notices the desktop shows and can report a click on: desktop-notifier learns the
+        # server's id for a notice only once Notify has answered, and drops a click on an id
+        # it does not know yet.
+        self.shown = 0
         self._badge_total = 0
         self._badge_sent: int | None = None
         self._launcher = LauncherBadge()
@@ -130,6 +134,8 @@ class DesktopNotifications:
             return
         if not sent:  # desktop-notifier logs its failures itself (caught by _LibraryFailures)
             self._failure(self._library_failures.take() or RuntimeError("not sent"))
+            return
+        self.shown += 1
 
     async def _shutdown(self) -> None:
         """Ends the sends in progress and the D-Bus connections (the loop stops next)."""

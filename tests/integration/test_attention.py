@@ -53,6 +53,8 @@ def test_an_answer_finishing_while_the_window_is_away_is_notified_counted_and_op
         assert window_title(counts.total) == "(1) Sidekicks"
         assert events.named(names.ATTENTION_CHANGED)[-1]["total"] == 1
 
+        # A click before the notifier has the server's id for it would be dropped.
+        wait_for(lambda: sk.notifications.shown == 1, what="the notifier to know the id")
         server.click(shown.id)
         [opened] = wait_for(lambda: events.named(names.NOTIFICATION_OPENED), timeout=10)
         answers = [m for m in channels.Conversation(direct.id)["messages"] if m["role"] == "agent"]

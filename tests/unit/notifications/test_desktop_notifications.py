@@ -65,6 +65,9 @@ def test_clicking_a_notification_calls_back_with_its_notice(server: FakeNotifica
         notice = Notice("c1", "m1", "Demo", "Done.")
         notifications.notify(notice)
         [shown] = server.wait_for_shown(1)
+        # The server has the notice before the notifier has its id: a click in between (no
+        # person is that quick) would be dropped by desktop-notifier.
+        wait_for(lambda: notifications.shown == 1, what="the notifier to know the notice's id")
         server.click(shown.id)
         wait_for(lambda: clicks.notices, what="the click")
     finally:
