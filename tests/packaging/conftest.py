@@ -28,8 +28,9 @@ def packaged() -> Layout:
         # `bash` from PATH: on Windows, Git Bash's (CreateProcess would look in System32 first,
         # where bash.exe may be WSL's).
         bash = shutil.which("bash") or "bash"
-        # The quickest gzip level: the same files, compressed in a third of the time.
-        quick = {**os.environ, "SIDEKICKS_PACKAGE_GZIP_LEVEL": "1"}
+        # Level 0: the same files, stored without compressing (a valid .deb and .tar.gz): 2 s
+        # instead of 14 s at level 1 (scripts/package). The release levels are not tested here.
+        quick = {**os.environ, "SIDEKICKS_PACKAGE_GZIP_LEVEL": "0"}
         result = subprocess.run(
             [bash, "scripts/package"],
             cwd=ROOT,
