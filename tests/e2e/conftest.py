@@ -8,7 +8,6 @@ app's self-test instead.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,8 +15,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.agents import agent_yaml
-from tests.e2e.window import running_app
-from tests.processes import MARKER, left_running
+from tests.e2e.window import module_app, running_app
 
 HERE = Path(__file__).resolve().parent
 SHOTS = HERE.parents[1] / "test-output" / "screenshots"
@@ -57,26 +55,11 @@ def window(e2e_config: Path, tmp_path: Path) -> Iterator[Page]:
 def shared_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
     """`window`, one for the module's tests that only read: none sends, creates, starts or
     stops anything, saves, reloads, or changes the configuration, the language or the page (a
-    test that does takes `window`). It saves a window's start per test that takes it.
-
-    Made before any test's own fixtures, so it gets what tests/conftest.py gives each test
-    itself: a user config folder of its own and a process mark, checked when the module ends."""
+    test that does takes `window`). It saves a window's start per test that takes it."""
     folder = tmp_path_factory.mktemp("shared-window")
-    user = folder / "user-config"
-    user.mkdir()
-    mark = uuid.uuid4().hex
-    env = {
-        "XDG_CONFIG_HOME": str(user),
-        "SIDEKICKS_SECRETS_DIR": str(user / "sidekicks" / "secrets"),
-        "SIDEKICKS_DEMO_DELAY": "0",
-        MARKER: mark,
-    }
     config = write_e2e_config(folder / "e2e.yaml")
-    with running_app(["--config", str(config)], folder / "app.log", env) as (page, _proc):
+    with module_app(folder, ["--config", str(config)]) as (page, _proc):
         yield page
-    left = left_running(mark, "the window's processes")
-    if left:
-        pytest.fail(f"the shared window left processes running: {left}")
 
 
 @pytest.fixture

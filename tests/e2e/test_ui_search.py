@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.window import api, running_app, text_of, until
+from tests.e2e.window import api, back_home, module_app, text_of, until
 
 pytestmark = pytest.mark.e2e
 
@@ -31,13 +31,21 @@ IN_VIEW = """(e) => {
 }"""
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[Page]:
-    config = tmp_path / "search.yaml"
+@pytest.fixture(scope="module")
+def one_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path]]:
+    """One window for the module: each test makes its own channels, with words of its own."""
+    folder = tmp_path_factory.mktemp("search")
+    config = folder / "search.yaml"
     config.write_text("agents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8")
-    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
-        page.set_viewport_size({"width": 1100, "height": 760})
-        yield page
+    with module_app(folder, ["--config", str(config)]) as (page, _proc):
+        yield page, folder / "app.log"
+
+
+@pytest.fixture
+def app(one_window: tuple[Page, Path]) -> Page:
+    page, log = one_window
+    page.set_viewport_size({"width": 1100, "height": 760})
+    return back_home(page, log)
 
 
 # ---- helpers --------------------------------------------------------------------------------
@@ -422,7 +430,7 @@ def test_a_snippet_reads_as_text_without_markdown_with_its_words_marked(
     """Issue 29: not "## Demo answer You asked: > Hi!": the Markdown's syntax is gone from the
     snippet, the words it marks are the matched ones."""
     page = app
-    room = api(page, "ChannelService", "Create", "notes", "")
+    room = api(page, "ChannelService", "Create", "memo", "")  # not "notes": the first test's
     markdown = (
         "## Demo answer\n\nYou asked:\n\n> **Walrus** plans for [the trip](https://x.example)"
         "\n\n- run `npm test`\n- pack the _walrus_ kit"

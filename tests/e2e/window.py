@@ -15,15 +15,17 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, Playwright, sync_playwright
 
-from tests.processes import MARKER
+from tests.processes import MARKER, left_running
 
 ROOT = Path(__file__).resolve().parents[2]
 READY = "[data-ready=true]"
@@ -88,6 +90,44 @@ def running_frozen_app(
     """The packaged app's executable, its page ready."""
     with running_command([str(executable), *args], log_path, env) as (page, _proc):
         yield page
+
+
+@contextmanager
+def module_app(
+    folder: Path, args: list[str], env: dict[str, str] | None = None
+) -> Iterator[tuple[Page, subprocess.Popen[bytes]]]:
+    """The app in its window for all the tests of a module (a module-scoped fixture's), in
+    `folder`: one start instead of one per test.
+
+    A module fixture is made before any test's own fixtures, so it gets here what
+    tests/conftest.py gives each test: a user config folder of its own, the tests' environment
+    (the demo agent without delay, no registry) and a process mark, checked when the module
+    ends (the processes the app starts for a test are checked then, not after that test)."""
+    user = folder / "user-config"
+    user.mkdir()
+    mark = uuid.uuid4().hex
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CONFIG_HOME", str(user))
+        patch.setenv("APPDATA", str(user))
+        patch.setenv("SIDEKICKS_SECRETS_DIR", str(user / "sidekicks" / "secrets"))
+        for name in ("SIDEKICKS_CONFIG", "COLUMNS", "LINES"):
+            patch.delenv(name, raising=False)
+        patch.setenv("SIDEKICKS_DEMO_DELAY", "0")
+        patch.setenv("SIDEKICKS_REGISTRY_URL", "off")
+        patch.setenv(MARKER, mark)
+        with running_app(args, folder / "app.log", env) as started:
+            yield started
+    left = left_running(mark, "the window's processes")
+    if left:
+        pytest.fail(f"the module's window left processes running: {left}")
+
+
+def back_home(page: Page, log_path: Path) -> Page:
+    """A shared window brought back to a known state for the next test: the page reloaded (what
+    it showed, its dialogs and drafts gone; the backend keeps what earlier tests made), ready."""
+    page.reload()
+    wait_until_ready(page, log_path)
+    return page
 
 
 _driver: Playwright | None = None
