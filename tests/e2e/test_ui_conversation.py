@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.agents import agent_yaml
-from tests.e2e.window import api, running_app, text_of, until
+from tests.e2e.window import api, back_home, module_app, text_of, until
 
 pytestmark = pytest.mark.e2e
 
@@ -22,10 +22,14 @@ WAIT = 30_000  # ms: agents start, answer and stream within this
 TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[Page]:
-    config = tmp_path / "conversation.yaml"
+@pytest.fixture(scope="module")
+def one_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path]]:
+    """One window for the module: each test talks to agents of its own and makes its own
+    channels. Room for all of them running at once (none is stopped to make room)."""
+    folder = tmp_path_factory.mktemp("conversation")
+    config = folder / "conversation.yaml"
     config.write_text(
+        "limits:\n  maxRunningAgents: 10\n"
         "agents:\n"
         "  - name: demo\n    builtin: demo\n    icon: 🧪\n"
         "    description: Works offline; shows every kind of message\n"
@@ -37,9 +41,15 @@ def app(tmp_path: Path) -> Iterator[Page]:
         + agent_yaml("broken", "crash-on-start"),
         encoding="utf-8",
     )
-    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
-        page.set_viewport_size({"width": 1280, "height": 860})
-        yield page
+    with module_app(folder, ["--config", str(config)]) as (page, _proc):
+        yield page, folder / "app.log"
+
+
+@pytest.fixture
+def app(one_window: tuple[Page, Path]) -> Page:
+    page, log = one_window
+    page.set_viewport_size({"width": 1280, "height": 860})
+    return back_home(page, log)
 
 
 # ---- helpers --------------------------------------------------------------------------------
@@ -233,6 +243,7 @@ def test_a_direct_turn_shows_every_part_kind(app: Page, shots: Path) -> None:
 
 def test_a_channel_routes_by_mentions_then_last_responder(app: Page, shots: Path) -> None:
     page = app
+    before = {c["id"] for c in api(page, "ChannelService", "List")}  # other tests' channels
     create_channel(page, "review", "Two agents at work")
     assert page.locator("[data-testid=channel-item]", has_text="review").count() == 1
     review = next(c for c in api(page, "ChannelService", "List") if c["name"] == "review")
@@ -330,7 +341,8 @@ def test_a_channel_routes_by_mentions_then_last_responder(app: Page, shots: Path
     page.click("[data-testid=dialog] [data-choice=delete]")
     page.locator("[data-testid=channel-item]", has_text="code-review").wait_for(state="detached")
     page.wait_for_selector("[data-testid=agents-panel]")
-    assert [c["name"] for c in api(page, "ChannelService", "List") if not c["direct"]] == ["quiet"]
+    left = api(page, "ChannelService", "List")
+    assert [c["name"] for c in left if not c["direct"] and c["id"] not in before] == ["quiet"]
 
 
 def test_messages_queue_then_stop_cancels_them(app: Page, shots: Path) -> None:
