@@ -38,6 +38,9 @@ SELF_TEST_ENV = "SIDEKICKS_SELF_TEST"
 REPORT_ENV = "SIDEKICKS_SELF_TEST_REPORT"
 TIMEOUT_SECONDS = 30.0
 POLL_SECONDS = 0.1
+# How long the pushed event may take to reach the page once its bridge call answered (within
+# TIMEOUT_SECONDS): a test of a lost event sets it short rather than wait for the whole limit.
+EVENT_SECONDS = TIMEOUT_SECONDS
 CLOSE_SECONDS = 10.0  # after the verdict, how long the window may take to close before exit
 EVENT = "sidekicks:self-test"
 
@@ -167,12 +170,16 @@ class SelfTest:
             return "the self-test script did not start in the page"
         self._push(EVENT, {"nonce": self._nonce})
         state: dict[str, Any] | None = None
+        answered_at: float | None = None
 
-        def done() -> bool:  # passed, or the call failed (nothing more will come)
-            nonlocal state
+        def done() -> bool:  # passed, the call failed (nothing more will come), or no event
+            nonlocal state, answered_at
             state = _decoded(window.run_js(STATE))
             call = state.get("call") if isinstance(state, dict) else None
-            return verdict(state) is None or call not in ("pending", "ok")
+            if call == "ok" and answered_at is None:
+                answered_at = time.monotonic()
+            waited = answered_at is not None and time.monotonic() - answered_at >= EVENT_SECONDS
+            return verdict(state) is None or call not in ("pending", "ok") or waited
 
         self._poll(done, deadline)
         log.info("self-test in the page: %s", state)

@@ -71,7 +71,9 @@ def test_the_environment_variable_asks_for_the_self_test_too(tmp_path: Path) -> 
 def test_a_self_test_whose_event_never_arrives_exits_1_with_the_reason(tmp_path: Path) -> None:
     prelude = (
         "from app.bridge import self_test, pump\n"
-        "self_test.TIMEOUT_SECONDS = 12\n"
+        # The event is waited for 2 s once the page's call answered (the steps before it keep
+        # the app's 30 s: a slow window start is not this failure).
+        "self_test.EVENT_SECONDS = 2\n"
         "put = pump.EventPump.put\n"
         "pump.EventPump.put = lambda s, n, p: None if n == self_test.EVENT else put(s, n, p)\n"
     )

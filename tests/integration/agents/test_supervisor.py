@@ -352,17 +352,27 @@ def test_stopping_a_stubborn_agent_ends_it_and_its_grandchildren(
 ) -> None:
     pidfile = tmp_path / "pids"
     monkeypatch.setenv("FAKE_PIDFILE", str(pidfile))
-    sk, _ = make_app(agent_yaml("a", "stubborn", "grandchildren"), tuning=Tuning())
+    # Shorter graces than the app's 5 s and 3 s (test_the_default_graces_are_the_documented_ones):
+    # what ignores stdin's end and SIGTERM is killed all the same.
+    tuning = Tuning(stdin_grace=0.5, term_grace=0.5)
+    sk, _ = make_app(agent_yaml("a", "stubborn", "grandchildren"), tuning=tuning)
     sk.api.AgentService.Start("a")
     pids = [
         int(p)
         for p in wait_for(lambda: pidfile.exists() and pidfile.read_text(encoding="utf-8")).split()
     ]
     assert len(pids) == 2
-    sk.api.AgentService.Stop("a")  # stdin closed, 5 s, SIGTERM (ignored), 3 s, SIGKILL
+    sk.api.AgentService.Stop("a")  # stdin closed, 0.5 s, SIGTERM (ignored), 0.5 s, SIGKILL
     # (a killed process may stay a zombie a moment, until its new parent reaps it)
     wait_for(lambda: not any(running(pid) for pid in pids), what="the grandchildren gone")
     assert agent(sk, "a").state == "stopped"
+
+
+def test_the_default_graces_are_the_documented_ones() -> None:
+    """docs/agents.md: stdin closed, 5 s, SIGTERM, 3 s, SIGKILL; what the app runs with when
+    nothing is tuned (the tests above tune them shorter)."""
+    defaults = Tuning()  # what the Supervisor takes when it is given none
+    assert (defaults.stdin_grace, defaults.term_grace) == (5.0, 3.0)
 
 
 def test_closing_the_app_stops_every_agent(

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from app.workspace import commands
 from tests.integration.workspace.conftest import Desk
 from tests.processes import alive
 from tests.setsid_children import SETSID, escaped_pids
@@ -61,7 +62,18 @@ def gone(pids: list[int]) -> Callable[[], bool]:
     return lambda: not any(alive(pid) for pid in pids)
 
 
-def test_stop_kills_the_command_and_its_stubborn_child(desk: Desk, script: str) -> None:
+@pytest.fixture
+def quicker_kill(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    """SIGKILL 0.3 s after SIGTERM instead of the app's 2 s (KILL_GRACE): what ignores SIGTERM
+    is killed either way. Stop's stubborn case keeps the app's 2 s."""
+    return lambda: monkeypatch.setattr(commands, "KILL_GRACE", 0.3)
+
+
+def test_stop_kills_the_command_and_its_stubborn_child(
+    desk: Desk, script: str, quicker_kill: Callable[[], None]
+) -> None:
+    if script != STUBBORN:
+        quicker_kill()
     room = desk.channels.Direct("writer").id
     mark, pids = start_stubborn(desk, room, script)  # the agent waits for it to end
     desk.channels.Cancel(room)
@@ -72,7 +84,10 @@ def test_stop_kills_the_command_and_its_stubborn_child(desk: Desk, script: str) 
     assert result["exit"]["signal"] == "SIGTERM"  # what the agent was told
 
 
-def test_deleting_the_channel_kills_its_commands(desk: Desk, script: str) -> None:
+def test_deleting_the_channel_kills_its_commands(
+    desk: Desk, script: str, quicker_kill: Callable[[], None]
+) -> None:
+    quicker_kill()
     room = desk.channels.Create("builds").id
     desk.channels.AddMember(room, "writer")
     _, pids = start_stubborn(desk, room, script, agent="writer")
@@ -80,7 +95,10 @@ def test_deleting_the_channel_kills_its_commands(desk: Desk, script: str) -> Non
     wait_for(gone(pids), 10, "the command and its child to end")
 
 
-def test_closing_the_app_kills_every_command(open_desk: Callable[[], Desk], script: str) -> None:
+def test_closing_the_app_kills_every_command(
+    open_desk: Callable[[], Desk], script: str, quicker_kill: Callable[[], None]
+) -> None:
+    quicker_kill()
     desk = open_desk()
     room = desk.channels.Direct("writer").id
     _, pids = start_stubborn(desk, room, script)
@@ -89,8 +107,9 @@ def test_closing_the_app_kills_every_command(open_desk: Callable[[], Desk], scri
 
 
 def test_the_agent_s_process_ending_kills_the_commands_it_left_running(
-    desk: Desk, script: str
+    desk: Desk, script: str, quicker_kill: Callable[[], None]
 ) -> None:
+    quicker_kill()
     room = desk.channels.Direct("writer").id
     mark, pids = start_stubborn(desk, room, script, wait=False, release=False)
     desk.results(room, "writer", mark)  # the answer ended; the command still runs

@@ -15,6 +15,7 @@ import pytest
 
 from app.acp.workspace import TerminalRequest, WorkspaceError
 from app.models.conversation import TerminalView
+from app.workspace import commands
 from app.workspace import terminals as terminals_module
 from app.workspace.terminals import Terminals, command_line
 from tests.running import running
@@ -164,6 +165,12 @@ def test_the_output_limit_keeps_the_tail(tmp_path: Path) -> None:
     run(scenario, tmp_path)
 
 
+def quicker_kill(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGKILL 0.3 s after SIGTERM instead of the app's 2 s (KILL_GRACE): what ignores SIGTERM
+    is killed either way. The `kill` case of the stubborn grandchild keeps the app's 2 s."""
+    monkeypatch.setattr(commands, "KILL_GRACE", 0.3)
+
+
 def stubborn_pids(feed: RecordingFeed) -> list[int]:
     text = "".join(feed.data)
     if "armed" not in text or "pids" not in text:
@@ -174,8 +181,10 @@ def stubborn_pids(feed: RecordingFeed) -> list[int]:
 @pytest.mark.posix_only(GROUPS)
 @pytest.mark.parametrize("how", ["kill", "release", "close"])
 def test_a_grandchild_that_ignores_sigterm_is_gone_after_each_way_of_ending(
-    tmp_path: Path, how: str
+    tmp_path: Path, how: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    if how != "kill":
+        quicker_kill(monkeypatch)
     seen: dict[str, object] = {}
 
     async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
@@ -206,8 +215,9 @@ def test_a_grandchild_that_ignores_sigterm_is_gone_after_each_way_of_ending(
 @pytest.mark.linux_only("the tree's mark is read in /proc (macOS: the group alone)")
 @pytest.mark.parametrize("how", ["kill", "release", "close", "exited"])
 def test_children_that_left_the_group_with_setsid_are_gone_after_each_way_of_ending(
-    tmp_path: Path, how: str
+    tmp_path: Path, how: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    quicker_kill(monkeypatch)
     seen: dict[str, list[int]] = {}
 
     async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
@@ -274,6 +284,7 @@ def test_a_command_forgotten_past_the_cap_takes_what_it_left_running_with_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(terminals_module, "MAX_TERMINALS", 1)
+    quicker_kill(monkeypatch)
     daemonizes = SETSID.replace("time.sleep(600)\n", "")  # it ends, its children stay
 
     async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
