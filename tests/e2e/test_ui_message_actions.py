@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Locator, Page
 
 from tests.agents import agent_yaml
-from tests.e2e.window import api, running_app, text_of
+from tests.e2e.window import api, back_home, module_app, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -25,18 +25,26 @@ WAIT = 30_000  # ms: agents start, answer and stream within this
 TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[Page]:
-    config = tmp_path / "actions.yaml"
+@pytest.fixture(scope="module")
+def one_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path]]:
+    """One window for the module: each test makes its own channel."""
+    folder = tmp_path_factory.mktemp("actions")
+    config = folder / "actions.yaml"
     config.write_text(
         "agents:\n"
         "  - name: demo\n    builtin: demo\n    title: First\n"
         "  - name: demo2\n    builtin: demo\n    title: Second\n" + agent_yaml("slowpoke", "slow"),
         encoding="utf-8",
     )
-    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
-        page.set_viewport_size({"width": 1280, "height": 860})
-        yield page
+    with module_app(folder, ["--config", str(config)]) as (page, _proc):
+        yield page, folder / "app.log"
+
+
+@pytest.fixture
+def app(one_window: tuple[Page, Path]) -> Page:
+    page, log = one_window
+    page.set_viewport_size({"width": 1280, "height": 860})
+    return back_home(page, log)
 
 
 # ---- helpers --------------------------------------------------------------------------------
