@@ -13,12 +13,26 @@ from typing import TYPE_CHECKING
 from app.version import __version__
 
 if TYPE_CHECKING:
+    from app.agents.supervisor import Tuning
     from app.sidekicks import Sidekicks
 
 
 # `Sidekicks --launch-agent claude`: app/agents/launcher.py from the packaged app (no Python
 # there to run it), what its default configuration writes on Windows.
 LAUNCH_AGENT = "--launch-agent"
+# Tests only: "STDIN,TERM", the seconds a stop waits on an agent's exit after closing its
+# stdin, then after SIGTERM (the defaults, 5 and 3, are app/agents/supervisor.py's Tuning).
+STOP_GRACES_HOOK = "SIDEKICKS_TEST_STOP_GRACES"
+
+
+def tuning_from_environment() -> Tuning | None:
+    raw = os.environ.get(STOP_GRACES_HOOK, "")
+    if not raw:
+        return None
+    from app.agents.supervisor import Tuning
+
+    stdin, term = (float(seconds) for seconds in raw.split(","))
+    return Tuning(stdin_grace=stdin, term_grace=term)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -87,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     from app.sidekicks import Sidekicks
 
     try:
-        app = Sidekicks(config=args.config).start()
+        app = Sidekicks(config=args.config, tuning=tuning_from_environment()).start()
     except ConfigError as err:
         print(f"sidekicks: {err}", file=sys.stderr)
         return 2

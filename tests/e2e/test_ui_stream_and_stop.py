@@ -33,7 +33,10 @@ def app(tmp_path: Path) -> Iterator[Page]:
         + agent_yaml("stubborn", "stubborn"),  # a stop that takes its grace periods
         encoding="utf-8",
     )
-    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
+    # A stop's grace periods shortened from 5 s + 3 s (the Tuning's defaults): "stopping…"
+    # still shows for 3 s while stubborn ignores stdin's end and SIGTERM.
+    env = {"SIDEKICKS_TEST_STOP_GRACES": "2,1"}
+    with running_app(["--config", str(config)], tmp_path / "app.log", env) as (page, _proc):
         page.set_viewport_size({"width": 1100, "height": 760})
         yield page
 
@@ -138,7 +141,7 @@ def test_stop_says_stopping_until_the_agent_has_stopped(app: Page) -> None:
     stubborn.get_by_test_id("agent-start").click()
     expect(stubborn).to_have_attribute("data-state", "ready", timeout=WAIT)
     stubborn.get_by_test_id("agent-stop").click()
-    # It ignores stdin's end and SIGTERM: the grace periods run (5 s + 3 s), the card says so.
+    # It ignores stdin's end and SIGTERM: the grace periods run (2 s + 1 s), the card says so.
     expect(stubborn.get_by_test_id("agent-stopping")).to_have_text("stopping…")
     assert stubborn.get_attribute("data-state") == "ready"
     expect(stubborn.get_by_test_id("agent-stop")).to_be_disabled()
