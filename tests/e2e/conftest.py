@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from tests.agents import agent_yaml
-from tests.e2e.window import module_app, running_app
+from tests.e2e.window import module_app, running_app, write_e2e_config
 
 HERE = Path(__file__).resolve().parent
 SHOTS = HERE.parents[1] / "test-output" / "screenshots"
@@ -28,16 +27,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if HERE in item.path.resolve().parents:  # HERE is resolved (symlinks, macOS /var)
             item.add_marker(pytest.mark.linux_only(WHY_LINUX))
-
-
-def write_e2e_config(path: Path) -> Path:
-    path.write_text(
-        "agents:\n  - name: demo\n    builtin: demo\n"
-        + agent_yaml("alpha")
-        + agent_yaml("crashy", "exit-after-init"),
-        encoding="utf-8",
-    )
-    return path
 
 
 @pytest.fixture

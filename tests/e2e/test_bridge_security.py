@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.e2e.other_origin import OtherOrigin, opened, other_origin, system_browser
-from tests.e2e.window import READY, api, running_app
+from tests.e2e.window import READY, api, back_home, module_app, running_app, write_e2e_config
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -83,17 +83,38 @@ def app(e2e_config: Path, tmp_path: Path) -> Iterator[App]:
         yield App(page, log, e2e_config, record, elsewhere)
 
 
+@pytest.fixture(scope="module")
+def window_for_calls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+    """One window for the tests that call or drop but never navigate: reloaded before each,
+    it is as new for each. The navigation tests keep a window each (`app`): a refusal an
+    earlier test logged would answer a later test's wait."""
+    folder = tmp_path_factory.mktemp("bridge-calls")
+    config = write_e2e_config(folder / "e2e.yaml")
+    record = folder / "opened-in-browser.txt"
+    with (
+        other_origin() as elsewhere,
+        module_app(folder, ["--config", str(config)], system_browser(record)) as (page, _),
+    ):
+        yield App(page, folder / "app.log", config, record, elsewhere)
+
+
+@pytest.fixture
+def calls_app(window_for_calls: App) -> App:
+    back_home(window_for_calls.page, window_for_calls.log)
+    return window_for_calls
+
+
 def call_by_name(page: Page, name: str, args: Any) -> dict[str, Any]:
     outcome: dict[str, Any] = page.evaluate(CALL_BY_NAME, [name, args])
     return outcome
 
 
 def test_only_the_exposed_methods_are_callable_whatever_name_the_page_sends(
-    app: App, tmp_path: Path
+    calls_app: App, tmp_path: Path
 ) -> None:
     victim = tmp_path / "victim.txt"
     victim.write_text("the user's file\n", encoding="utf-8")
-    config_before = app.config.read_bytes()
+    config_before = calls_app.config.read_bytes()
     hostile = {
         "ConfigService._store.path.write_text": ["agents: [\n"],
         "ConfigService._store.path.replace": [str(victim)],
@@ -107,22 +128,24 @@ def test_only_the_exposed_methods_are_callable_whatever_name_the_page_sends(
         "pywebviewMoveWindow": [0, 0],
         "AgentService._core.stop": [],  # last: it would stop the backend
     }
-    outcomes = {name: call_by_name(app.page, name, args) for name, args in hostile.items()}
+    outcomes = {name: call_by_name(calls_app.page, name, args) for name, args in hostile.items()}
     refused = {name: o.get("kind") == "BridgeRefusal" for name, o in outcomes.items()}
     assert all(refused.values()), outcomes
     assert (
         "cannot be called from the page"
         in outcomes["ConfigService._store.path.write_text"]["error"]
     )
-    assert app.config.read_bytes() == config_before
+    assert calls_app.config.read_bytes() == config_before
     assert victim.read_text(encoding="utf-8") == "the user's file\n"
-    assert api(app.page, "ConfigService", "Current")["path"] == str(app.config)
+    assert api(calls_app.page, "ConfigService", "Current")["path"] == str(calls_app.config)
     # The exposed methods still answer through the same entry point.
-    assert call_by_name(app.page, "ConfigService.Current", [])["value"]["path"] == str(app.config)
+    assert call_by_name(calls_app.page, "ConfigService.Current", [])["value"]["path"] == str(
+        calls_app.config
+    )
 
 
-def test_a_call_id_cannot_smuggle_script_into_the_answer(app: App) -> None:
-    smuggled = app.page.evaluate(
+def test_a_call_id_cannot_smuggle_script_into_the_answer(calls_app: App) -> None:
+    smuggled = calls_app.page.evaluate(
         """() => new Promise((resolve) => {
           window.__smuggled = false;
           const id = '"]; window.__smuggled = true; //';
@@ -247,10 +270,10 @@ def test_frames_from_elsewhere_never_load_even_without_the_csp(app: App) -> None
     assert api(page, "ConfigService", "Current")["path"] == str(app.config)
 
 
-def test_dropping_a_file_or_a_link_on_the_window_does_not_navigate(app: App) -> None:
-    page = app.page
+def test_dropping_a_file_or_a_link_on_the_window_does_not_navigate(calls_app: App) -> None:
+    page = calls_app.page
     home = page.evaluate("location.href")
-    app.mark_the_bridge()
+    calls_app.mark_the_bridge()
     prevented = page.evaluate(DROP, ["body"])
     assert prevented["dragover"] and prevented["drop"], prevented
     # A zone a component marks for drops (attachments, #15) receives them untouched.
@@ -259,13 +282,13 @@ def test_dropping_a_file_or_a_link_on_the_window_does_not_navigate(app: App) -> 
     )
     page.evaluate("() => document.getElementById('zone').setAttribute('data-drop-zone', '')")
     assert page.evaluate(DROP, ["#zone"]) == {"dragenter": False, "dragover": False, "drop": False}
-    app.still_on_the_app(home)
+    calls_app.still_on_the_app(home)
 
 
-def test_text_dragged_into_a_text_field_is_still_dropped_there(app: App) -> None:
-    page = app.page
+def test_text_dragged_into_a_text_field_is_still_dropped_there(calls_app: App) -> None:
+    page = calls_app.page
     home = page.evaluate("location.href")
-    app.mark_the_bridge()
+    calls_app.mark_the_bridge()
     page.evaluate(
         "() => document.body.append(Object.assign(document.createElement('textarea'),"
         " { id: 'field' }))"
@@ -281,4 +304,4 @@ def test_text_dragged_into_a_text_field_is_still_dropped_there(app: App) -> None
         }"""
     )
     assert prevented is False
-    app.still_on_the_app(home)
+    calls_app.still_on_the_app(home)

@@ -25,6 +25,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, Playwright, sync_playwright
 
+from tests.agents import agent_yaml
 from tests.processes import MARKER, left_running
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,6 +91,17 @@ def running_frozen_app(
     """The packaged app's executable, its page ready."""
     with running_command([str(executable), *args], log_path, env) as (page, _proc):
         yield page
+
+
+def write_e2e_config(path: Path) -> Path:
+    """The configuration of the `window` fixtures: the demo, a fake and a fake that crashes."""
+    path.write_text(
+        "agents:\n  - name: demo\n    builtin: demo\n"
+        + agent_yaml("alpha")
+        + agent_yaml("crashy", "exit-after-init"),
+        encoding="utf-8",
+    )
+    return path
 
 
 @contextmanager
