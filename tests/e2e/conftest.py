@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from tests.e2e.window import module_app, running_app, write_e2e_config
+from tests.e2e.window import back_home, module_app, running_app, write_e2e_config
 
 HERE = Path(__file__).resolve().parent
 SHOTS = HERE.parents[1] / "test-output" / "screenshots"
@@ -41,14 +41,21 @@ def window(e2e_config: Path, tmp_path: Path) -> Iterator[Page]:
 
 
 @pytest.fixture(scope="module")
-def shared_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
-    """`window`, one for the module's tests that only read: none sends, creates, starts or
-    stops anything, saves, reloads, or changes the configuration, the language or the page (a
-    test that does takes `window`). It saves a window's start per test that takes it."""
-    folder = tmp_path_factory.mktemp("shared-window")
+def module_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path]]:
+    folder = tmp_path_factory.mktemp("module-window")
     config = write_e2e_config(folder / "e2e.yaml")
     with module_app(folder, ["--config", str(config)]) as (page, _proc):
-        yield page
+        yield page, folder / "app.log"
+
+
+@pytest.fixture
+def reused_window(module_window: tuple[Page, Path]) -> Page:
+    """`window`, one for the module's tests that each make what they use (their own channels,
+    agents no other test of the module uses) and never change the configuration, the language
+    or the window: reloaded before each test, which then finds the page as the app opened it
+    (the backend keeps what earlier tests made)."""
+    page, log = module_window
+    return back_home(page, log)
 
 
 @pytest.fixture

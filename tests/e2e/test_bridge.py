@@ -23,8 +23,8 @@ def exposed_methods(service: type) -> list[str]:
     )
 
 
-def test_the_page_reaches_the_services_and_nothing_else(shared_window: Page) -> None:
-    reachable = shared_window.evaluate(
+def test_the_page_reaches_the_services_and_nothing_else(reused_window: Page) -> None:
+    reachable = reused_window.evaluate(
         """() => Object.fromEntries(Object.entries(window.pywebview.api)
               .map(([k, v]) => [k, Object.keys(v).sort()]))"""
     )
@@ -42,51 +42,53 @@ def test_each_service_answers_the_page_in_camel_case(window: Page, e2e_config: P
     assert api(window, "ChannelService", "Conversation", room["id"])["channel"] == room
 
 
-def test_an_error_rejects_the_promise_with_a_readable_message(shared_window: Page) -> None:
-    # Refused calls change nothing: the window is shared (tests/e2e/conftest.py).
+def test_an_error_rejects_the_promise_with_a_readable_message(reused_window: Page) -> None:
+    # Refused calls change nothing (the window is shared: tests/e2e/conftest.py).
     with pytest.raises(Error, match="there is no agent named `ghost`"):
-        api(shared_window, "AgentService", "Start", "ghost")
+        api(reused_window, "AgentService", "Start", "ghost")
     with pytest.raises(Error, match="a channel needs a name"):
-        api(shared_window, "ChannelService", "Create", "", "")
+        api(reused_window, "ChannelService", "Create", "", "")
 
 
 def test_arguments_from_the_page_are_checked_and_left_out_ones_take_their_default(
-    window: Page,
+    reused_window: Page,
 ) -> None:
     with pytest.raises(Error, match="`name` must be text"):
-        api(window, "AgentService", "Start", 42)
+        api(reused_window, "AgentService", "Start", 42)
     with pytest.raises(Error, match="`id` is missing"):
-        api(window, "ChannelService", "Delete")
-    room = window.evaluate("() => window.pywebview.api.ChannelService.Create('no description')")
+        api(reused_window, "ChannelService", "Delete")
+    room = reused_window.evaluate(
+        "() => window.pywebview.api.ChannelService.Create('no description')"
+    )
     assert (room["name"], room["description"]) == ("no description", "")
     # ui/bindings pass a left-out argument on as `undefined`, which reaches Python as null.
-    room = window.evaluate(
+    room = reused_window.evaluate(
         "() => window.pywebview.api.ChannelService.Create('undefined', undefined)"
     )
     assert (room["name"], room["description"]) == ("undefined", "")
 
 
-def test_agent_state_events_arrive_live_and_in_order(window: Page) -> None:
-    record_events(window)
-    api(window, "AgentService", "Start", "crashy")  # ready, then crashes by itself
-    window.wait_for_selector("[data-agent=crashy][data-state=error]", timeout=20_000)
-    states = [p["state"] for p in recorded(window, "agent:state") if p["agent"] == "crashy"]
+def test_agent_state_events_arrive_live_and_in_order(reused_window: Page) -> None:
+    record_events(reused_window)
+    api(reused_window, "AgentService", "Start", "crashy")  # ready, then crashes by itself
+    reused_window.wait_for_selector("[data-agent=crashy][data-state=error]", timeout=20_000)
+    states = [p["state"] for p in recorded(reused_window, "agent:state") if p["agent"] == "crashy"]
     assert states == ["starting", "ready", "error"]
 
 
-def test_message_deltas_stream_into_the_page(window: Page) -> None:
-    record_events(window)
-    direct = api(window, "ChannelService", "Direct", "demo")
-    api(window, "ChannelService", "Send", direct["id"], "/bench 300")
+def test_message_deltas_stream_into_the_page(reused_window: Page) -> None:
+    record_events(reused_window)
+    direct = api(reused_window, "ChannelService", "Direct", "demo")
+    api(reused_window, "ChannelService", "Send", direct["id"], "/bench 300")
 
     def finished() -> bool:
         return any(
             p["message"]["role"] == "agent" and p["message"]["done"]
-            for p in recorded(window, "message:updated")
+            for p in recorded(reused_window, "message:updated")
         )
 
     wait_for(finished, timeout=30, what="the demo's answer")
-    text = "".join(p["text"] or "" for p in recorded(window, "message:delta"))
+    text = "".join(p["text"] or "" for p in recorded(reused_window, "message:delta"))
     assert text == "".join(f"chunk {i} " for i in range(1, 301))
 
 
@@ -108,14 +110,16 @@ def test_the_page_runs_under_its_csp_without_violations(window: Page) -> None:
     assert "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
 
 
-def test_stored_messages_reach_the_page_unchanged_through_the_encoded_path(window: Page) -> None:
+def test_stored_messages_reach_the_page_unchanged_through_the_encoded_path(
+    reused_window: Page,
+) -> None:
     # Conversation sends the stored JSON as it is (WireJson): quotes, backslashes, line
     # separators, NUL, emoji and markup must come back exactly as the page sent them.
     text = 'it\'s "quoted" \\ back\\slash \u2028 \u2029 \x00 é 🎉 </script><b>x</b> ${x} \\u0041'
-    room = api(window, "ChannelService", "Create", "unchanged", "")
-    sent = api(window, "ChannelService", "Send", room["id"], text)
-    messages = api(window, "ChannelService", "Conversation", room["id"])["messages"]
+    room = api(reused_window, "ChannelService", "Create", "unchanged", "")
+    sent = api(reused_window, "ChannelService", "Send", room["id"], text)
+    messages = api(reused_window, "ChannelService", "Conversation", room["id"])["messages"]
     user = next(m for m in messages if m["id"] == sent)
     assert user["parts"][0]["text"] == text
-    older = api(window, "ChannelService", "Older", room["id"], messages[-1]["id"])
+    older = api(reused_window, "ChannelService", "Older", room["id"], messages[-1]["id"])
     assert [m["id"] for m in older["messages"]] == [m["id"] for m in messages[:-1]]
