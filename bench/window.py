@@ -13,7 +13,7 @@
    reads on a quiet machine: other windows of the same Qt move PSS by tens of MB).
 
 Run: .venv/bin/python bench/window.py   (needs ui/dist: ./scripts/setup builds it)
-     `--tiny`: 1 round, 500 events flat out, 0.5 s paced, 2 s idle before the memory
+     `--tiny`: 1 round, 500 events flat out, 0.5 s paced, 0.5 s idle before the memory
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ FLAT_OUT = count("BENCH_EVENTS", 20000, 500)
 PACED_RATE, PACED_SECONDS = 2000, pick(5.0, 0.5)
 ROUNDS = count("BENCH_ROUNDS", 3, 1)
 ARRIVAL_TIMEOUT = 120  # seconds for every event to reach the page
-IDLE_SECONDS = pick(5.0, 2.0)  # left alone after ready, before its memory is read
+IDLE_SECONDS = pick(5.0, 0.5)  # left alone after ready, before its memory is read
 
 RECORDER = """() => {
   window.__lat = [];
