@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.window import running_app
+from tests.e2e.window import back_home, module_app
 
 pytestmark = pytest.mark.e2e
 
@@ -23,10 +23,13 @@ CONVERSATION = "[data-testid=conversation][data-loaded=true]"
 WAIT = 20_000
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[Page]:
+@pytest.fixture(scope="module")
+def one_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path]]:
+    """One window: one test talks to `ticks`, the other only types in the Preferences form
+    (a value it refuses, so nothing is saved)."""
+    folder = tmp_path_factory.mktemp("backticks")
     command = [sys.executable, str(FAKES / "backtick_agent.py")]
-    config = tmp_path / "backticks.yaml"
+    config = folder / "backticks.yaml"
     config.write_text(
         "agents:\n"
         "  - name: ticks\n"
@@ -34,10 +37,16 @@ def app(tmp_path: Path) -> Iterator[Page]:
         '    description: "Reads `CODEX_API_KEY`; sign in with `opencode auth login`"\n',
         encoding="utf-8",
     )
-    env = {"SIDEKICKS_SECRETS_DIR": str(tmp_path / "secrets")}
-    with running_app(["--config", str(config)], tmp_path / "app.log", env) as (page, _proc):
-        page.set_viewport_size({"width": 1280, "height": 860})
-        yield page
+    env = {"SIDEKICKS_SECRETS_DIR": str(folder / "secrets")}
+    with module_app(folder, ["--config", str(config)], env) as (page, _proc):
+        yield page, folder / "app.log"
+
+
+@pytest.fixture
+def app(one_window: tuple[Page, Path]) -> Page:
+    page, log = one_window
+    page.set_viewport_size({"width": 1280, "height": 860})
+    return back_home(page, log)
 
 
 def shows_code(where: Locator, *names: str) -> None:

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.agents import agent_yaml
-from tests.e2e.window import running_app
+from tests.e2e.window import back_home, module_app, running_app
 
 pytestmark = pytest.mark.e2e
 
@@ -22,16 +22,24 @@ CONVERSATION = "[data-testid=conversation][data-loaded=true]"
 WAIT = 30_000
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[tuple[Page, Path]]:
-    exports = tmp_path / "exports"
+@pytest.fixture(scope="module")
+def one_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path]]:
+    """One window for the tests that export (each its own conversation, its own file name)."""
+    folder = tmp_path_factory.mktemp("export")
+    exports = folder / "exports"
     exports.mkdir()
-    config = tmp_path / "export.yaml"
+    config = folder / "export.yaml"
     config.write_text("agents:\n" + agent_yaml("alpha"), encoding="utf-8")
     env = {"SIDEKICKS_TEST_SAVE_PATH": str(exports)}
-    with running_app(["--config", str(config)], tmp_path / "app.log", env) as (page, _proc):
-        page.set_viewport_size({"width": 1280, "height": 860})
-        yield page, exports
+    with module_app(folder, ["--config", str(config)], env) as (page, _proc):
+        yield page, folder
+
+
+@pytest.fixture
+def app(one_window: tuple[Page, Path]) -> tuple[Page, Path]:
+    page, folder = one_window
+    page.set_viewport_size({"width": 1280, "height": 860})
+    return back_home(page, folder / "app.log"), folder / "exports"
 
 
 def export_as(page: Page, format: str) -> Path:

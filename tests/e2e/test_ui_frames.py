@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from tests.e2e.window import running_app
+from tests.e2e.window import back_home, module_app
 
 pytestmark = pytest.mark.e2e
 
@@ -32,19 +32,27 @@ ENDLESS = """() => document.getAnimations()
   .map((a) => `${a.animationName ?? a.constructor.name} on ${a.effect?.target?.className}`)"""
 
 
-@pytest.fixture
-def page(tmp_path: Path) -> Iterator[Page]:
+@pytest.fixture(scope="module")
+def one_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path]]:
+    """One window: each test talks to an agent of its own (demo, worker)."""
+    folder = tmp_path_factory.mktemp("frames")
     workspace = json.dumps([sys.executable, str(ROOT / "tests" / "fakes" / "workspace_agent.py")])
-    (tmp_path / "work").mkdir()
-    config = tmp_path / "frames.yaml"
+    (folder / "work").mkdir()
+    config = folder / "frames.yaml"
     config.write_text(
         "agents:\n  - name: demo\n    builtin: demo\n"
         f"  - name: worker\n    command: {workspace}\n    cwd: work\n",
         encoding="utf-8",
     )
-    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
-        page.set_viewport_size({"width": 1280, "height": 820})
-        yield page
+    with module_app(folder, ["--config", str(config)]) as (page, _proc):
+        yield page, folder
+
+
+@pytest.fixture
+def page(one_window: tuple[Page, Path]) -> Page:
+    page, folder = one_window
+    page.set_viewport_size({"width": 1280, "height": 820})
+    return back_home(page, folder / "app.log")
 
 
 def open_agent(page: Page, name: str) -> None:
@@ -76,10 +84,10 @@ def test_nothing_animates_without_end_while_an_answer_streams(page: Page) -> Non
 
 
 def test_a_running_commands_spinner_turns_by_steps_not_by_an_endless_animation(
-    page: Page, tmp_path: Path
+    page: Page, one_window: tuple[Page, Path]
 ) -> None:
     open_agent(page, "worker")
-    release = tmp_path / "work" / "release"
+    release = one_window[1] / "work" / "release"
     # The command prints a line, then runs until the test creates `release`.
     waits = (
         "import os, sys, time\n"
