@@ -4,8 +4,9 @@ members, at 760×560, 1024×700, 1280×820 and 1920×1080. At each: no two visib
 header overlap, each is inside the window and the header, the name shows whole, each session
 picker shows its whole value or is in the "⋯" menu, and every action is either shown or an item
 of "⋯" (opened and found there). The export's "Saved to…" toast covers neither the header nor
-the members bar nor the composer. One app start per language; the width is changed with
-Playwright's set_viewport_size, which QtWebEngine honours over CDP (the page's innerWidth follows).
+the members bar nor the composer. One app start per language (the English one serves the
+long-name test too); the width is changed with Playwright's set_viewport_size, which QtWebEngine
+honours over CDP (the page's innerWidth follows).
 Screenshots: test-output/screenshots/header-<lang>-<width>-<case>.png; what each width showed
 (shown and folded actions): test-output/header-widths-<lang>.json."""
 
@@ -21,7 +22,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.agents import agent_yaml
-from tests.e2e.window import api, running_app
+from tests.e2e.window import api, back_home, module_app, running_app
 
 pytestmark = pytest.mark.e2e
 
@@ -128,15 +129,26 @@ def config_text(language: str) -> str:
     )
 
 
-@pytest.fixture
-def app(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Page, str]]:
-    exports = tmp_path / "exports"
+@pytest.fixture(scope="module")
+def language_window(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[tuple[Page, str, Path]]:
+    """One window per language, for the tests of that language (each opens its own
+    conversation: the demo's and a channel, or beta's)."""
+    folder = tmp_path_factory.mktemp(f"header-{request.param}")
+    exports = folder / "exports"
     exports.mkdir()
-    config = tmp_path / "header.yaml"
+    config = folder / "header.yaml"
     config.write_text(config_text(request.param), encoding="utf-8")
-    env = {"SIDEKICKS_TEST_SAVE_PATH": str(exports), "SIDEKICKS_DEMO_DELAY": "0"}
-    with running_app(["--config", str(config)], tmp_path / "app.log", env) as (page, _proc):
-        yield page, str(request.param)
+    env = {"SIDEKICKS_TEST_SAVE_PATH": str(exports)}
+    with module_app(folder, ["--config", str(config)], env) as (page, _proc):
+        yield page, str(request.param), folder / "app.log"
+
+
+@pytest.fixture
+def app(language_window: tuple[Page, str, Path]) -> tuple[Page, str]:
+    page, language, log = language_window
+    return back_home(page, log), language
 
 
 def resize(page: Page, width: int, height: int) -> None:
@@ -294,7 +306,7 @@ def use_a_folded_picker(page: Page, shots: Path, language: str) -> None:
     )
 
 
-@pytest.mark.parametrize("app", ["en", "fr"], indirect=True)
+@pytest.mark.parametrize("language_window", ["en", "fr"], indirect=True)
 def test_the_header_fits_at_every_width(app: tuple[Page, str], shots: Path) -> None:
     page, language = app
     report: dict[str, Any] = {}
@@ -347,7 +359,7 @@ LONG_NAME = """() => {
 }"""
 
 
-@pytest.mark.parametrize("app", ["en"], indirect=True)
+@pytest.mark.parametrize("language_window", ["en"], indirect=True)
 def test_a_long_name_keeps_a_readable_width_and_says_itself_whole(
     app: tuple[Page, str], shots: Path
 ) -> None:
