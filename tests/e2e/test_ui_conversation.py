@@ -5,12 +5,18 @@ in both themes (test-output/screenshots/conversation-*.png)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page
 
+from app.core.ids import new_id
+from app.history.base import StoredChannel
+from app.history.lmdb_store import LmdbHistory
+from app.models.conversation import Channel, Message, Part
+from app.paths import data_dir
 from tests.agents import agent_yaml
 from tests.e2e.window import api, back_home, module_app, text_of, until
 
@@ -41,8 +47,42 @@ def one_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page,
         + agent_yaml("broken", "crash-on-start"),
         encoding="utf-8",
     )
-    with module_app(folder, ["--config", str(config)]) as (page, _proc):
+    with module_app(folder, ["--config", str(config)], before_start=lambda: seed(config)) as (
+        page,
+        _proc,
+    ):
         yield page, folder / "app.log"
+
+
+def seed(config: Path) -> None:
+    """The channel "history", without members, holding what 250 messages sent to it leave:
+    each followed by its `no-recipient` line (500 messages). Written before the app starts:
+    sending them one by one through the page took seconds."""
+    history = LmdbHistory(data_dir(config))
+    channel = Channel(id=new_id(), name="history", description="500 messages")
+    history.put_channel(StoredChannel(channel=channel))
+    start = datetime.now(UTC) - timedelta(hours=1)
+
+    def at(step: int) -> str:
+        return (start + timedelta(milliseconds=step)).isoformat().replace("+00:00", "Z")
+
+    kept: list[Message] = []
+    for i in range(250):
+        text = [Part(kind="text", text=f"message {i}")]
+        kept.append(
+            Message(id=new_id(), channel=channel.id, created_at=at(2 * i), role="user", parts=text)
+        )
+        kept.append(
+            Message(
+                id=new_id(),
+                channel=channel.id,
+                created_at=at(2 * i + 1),
+                role="system",
+                code="no-recipient",
+            )
+        )
+    history.add_messages(kept)
+    history.close()
 
 
 @pytest.fixture
@@ -461,15 +501,8 @@ def test_failures_show_in_the_conversation(app: Page, shots: Path) -> None:
 
 def test_scrolling_back_through_500_messages_keeps_the_dom_bounded(app: Page, shots: Path) -> None:
     page = app
-    room = api(page, "ChannelService", "Create", "history", "500 messages")
-    # 250 messages to a channel without members: each gets a no-recipient answer → 500.
-    page.evaluate(
-        """async (id) => {
-            const send = window.pywebview.api.ChannelService.Send;
-            for (let i = 0; i < 250; i++) await send(id, `message ${i}`);
-        }""",
-        room["id"],
-    )
+    # 250 messages to a channel without members, each with its no-recipient line (seed()).
+    room = next(c for c in api(page, "ChannelService", "List") if c["name"] == "history")
 
     def total() -> int:
         latest = api(page, "ChannelService", "Conversation", room["id"])

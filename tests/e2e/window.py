@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -106,7 +106,10 @@ def write_e2e_config(path: Path) -> Path:
 
 @contextmanager
 def module_app(
-    folder: Path, args: list[str], env: dict[str, str] | None = None
+    folder: Path,
+    args: list[str],
+    env: dict[str, str] | None = None,
+    before_start: Callable[[], object] | None = None,
 ) -> Iterator[tuple[Page, subprocess.Popen[bytes]]]:
     """The app in its window for all the tests of a module (a module-scoped fixture's), in
     `folder`: one start instead of one per test.
@@ -114,7 +117,8 @@ def module_app(
     A module fixture is made before any test's own fixtures, so it gets here what
     tests/conftest.py gives each test: a user config folder of its own, the tests' environment
     (the demo agent without delay, no registry) and a process mark, checked when the module
-    ends (the processes the app starts for a test are checked then, not after that test)."""
+    ends (the processes the app starts for a test are checked then, not after that test).
+    `before_start` runs in that environment before the app starts (to seed its history)."""
     user = folder / "user-config"
     user.mkdir()
     mark = uuid.uuid4().hex
@@ -127,6 +131,8 @@ def module_app(
         patch.setenv("SIDEKICKS_DEMO_DELAY", "0")
         patch.setenv("SIDEKICKS_REGISTRY_URL", "off")
         patch.setenv(MARKER, mark)
+        if before_start is not None:
+            before_start()
         with running_app(args, folder / "app.log", env) as started:
             yield started
     left = left_running(mark, "the window's processes")
