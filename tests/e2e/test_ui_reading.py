@@ -19,7 +19,9 @@ from app.history.base import StoredChannel
 from app.history.lmdb_store import LmdbHistory
 from app.models.conversation import Channel, Message, Part
 from app.paths import data_dir
-from tests.e2e.window import running_app
+from tests.e2e.window import back_home, module_app
+
+Seeded = dict[str, list[str]]  # the seeded channel's id: its messages' ids
 
 pytestmark = pytest.mark.e2e
 
@@ -83,22 +85,30 @@ def seed(config: Path) -> tuple[str, list[str]]:
     return channel.id, ids
 
 
-@pytest.fixture
-def config(tmp_path: Path) -> Path:
-    path = tmp_path / "reading.yaml"
-    path.write_text("agents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8")
-    return path
+@pytest.fixture(scope="module")
+def one_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path, Seeded]]:
+    """One window for the module, its history seeded before it starts: the seeded tests only
+    read the "reading" channel, the rejected-edit test talks to the demo in its own."""
+    folder = tmp_path_factory.mktemp("reading")
+    config = folder / "reading.yaml"
+    config.write_text("agents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8")
+    seeded: Seeded = {}
+    with module_app(
+        folder, ["--config", str(config)], before_start=lambda: seeded.update([seed(config)])
+    ) as (page, _proc):
+        yield page, folder / "app.log", seeded
 
 
 @pytest.fixture
-def seeded(tmp_path: Path, config: Path) -> Iterator[tuple[Page, list[str]]]:
-    channel, ids = seed(config)
-    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
-        page.set_viewport_size({"width": 1920, "height": 1080})
-        page.locator("[data-testid=channel-item]", has_text="reading").click()
-        page.wait_for_selector(f"{CONVERSATION}[data-channel='{channel}']")
-        page.locator(f"{MESSAGE}[data-id='{ids[-1]}']").wait_for()
-        yield page, ids
+def seeded(one_window: tuple[Page, Path, Seeded]) -> tuple[Page, list[str]]:
+    page, log, seeds = one_window
+    ((channel, ids),) = seeds.items()
+    back_home(page, log)
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.locator("[data-testid=channel-item]", has_text="reading").click()
+    page.wait_for_selector(f"{CONVERSATION}[data-channel='{channel}']")
+    page.locator(f"{MESSAGE}[data-id='{ids[-1]}']").wait_for()
+    return page, ids
 
 
 def box(locator: Locator) -> dict[str, float]:
@@ -240,58 +250,58 @@ def test_the_message_list_is_one_tab_stop_with_arrows_between_messages(
 
 
 def test_a_rejected_edit_is_rejected_not_failed_and_its_question_comes_above_its_diff(
-    tmp_path: Path, config: Path, shots: Path
+    one_window: tuple[Page, Path, Seeded], shots: Path
 ) -> None:
-    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
-        page.set_viewport_size({"width": 1280, "height": 900})
-        direct = page.evaluate("() => window.pywebview.api.ChannelService.Direct('demo')")
-        page.evaluate("(id) => window.pywebview.api.ChannelService.Send(id, '/edit')", direct["id"])
-        page.locator("[data-testid=direct-item]", has_text="Demo").click()
-        card = page.locator(f"{CONVERSATION} [data-part=tool][data-kind=edit]")
-        prompt = card.locator("[data-testid=permission][data-state=pending]")
-        prompt.wait_for(timeout=WAIT)
-        diff = card.get_by_test_id("diff")
-        asked, shown = box(prompt), box(diff)
-        assert asked["y"] + asked["height"] <= shown["y"], (asked, shown)  # question first
-        page.screenshot(path=str(shots / "reading-permission-above-diff.png"))
+    page = back_home(one_window[0], one_window[1])
+    page.set_viewport_size({"width": 1280, "height": 900})
+    direct = page.evaluate("() => window.pywebview.api.ChannelService.Direct('demo')")
+    page.evaluate("(id) => window.pywebview.api.ChannelService.Send(id, '/edit')", direct["id"])
+    page.locator("[data-testid=direct-item]", has_text="Demo").click()
+    card = page.locator(f"{CONVERSATION} [data-part=tool][data-kind=edit]")
+    prompt = card.locator("[data-testid=permission][data-state=pending]")
+    prompt.wait_for(timeout=WAIT)
+    diff = card.get_by_test_id("diff")
+    asked, shown = box(prompt), box(diff)
+    assert asked["y"] + asked["height"] <= shown["y"], (asked, shown)  # question first
+    page.screenshot(path=str(shots / "reading-permission-above-diff.png"))
 
-        # From the composer, the list's stop is this answer; its Tab goes to the prompt's
-        # buttons first (the prompt says "or Tab to the buttons"), then along them.
-        page.locator("[data-testid=composer-input]").focus()
-        page.keyboard.press("Shift+Tab")  # Stop, in the turn line above the box
-        assert page.evaluate("document.activeElement?.dataset.testid") == "stop"
-        page.keyboard.press("Shift+Tab")
-        assert page.evaluate("document.activeElement?.dataset.role") == "agent"
-        page.keyboard.press("Tab")
-        assert page.evaluate("document.activeElement?.dataset.option") == "allow"
-        page.keyboard.press("Tab")
-        page.keyboard.press("Tab")
-        assert page.evaluate("document.activeElement?.dataset.option") == "reject"
-        page.keyboard.press("Enter")
-        answer = page.locator(f"{MESSAGE}[data-role=agent][data-done=true]")
-        answer.wait_for(timeout=WAIT)
-        expect(card).to_have_attribute("data-status", "rejected", timeout=WAIT)
-        status = card.locator("summary .status")
-        expect(status).to_have_text("rejected")
-        danger = page.evaluate(
-            """() => { const e = document.createElement('span');
-                e.style.color = 'var(--danger)'; e.style.background = 'var(--danger-bg)';
-                document.querySelector('[data-testid=conversation]').append(e);
-                const s = getComputedStyle(e); const out = [s.color, s.backgroundColor];
-                e.remove(); return out; }"""
-        )
-        colours = status.evaluate(
-            "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]"
-        )
-        assert colours[0] != danger[0] and colours[1] != danger[1], (colours, danger)
-        outcome = card.get_by_test_id("permission-outcome")
-        assert outcome.evaluate("e => getComputedStyle(e).color") != danger[0]
-        page.screenshot(path=str(shots / "reading-rejected.png"))
+    # From the composer, the list's stop is this answer; its Tab goes to the prompt's
+    # buttons first (the prompt says "or Tab to the buttons"), then along them.
+    page.locator("[data-testid=composer-input]").focus()
+    page.keyboard.press("Shift+Tab")  # Stop, in the turn line above the box
+    assert page.evaluate("document.activeElement?.dataset.testid") == "stop"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement?.dataset.role") == "agent"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement?.dataset.option") == "allow"
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement?.dataset.option") == "reject"
+    page.keyboard.press("Enter")
+    answer = page.locator(f"{MESSAGE}[data-role=agent][data-done=true]")
+    answer.wait_for(timeout=WAIT)
+    expect(card).to_have_attribute("data-status", "rejected", timeout=WAIT)
+    status = card.locator("summary .status")
+    expect(status).to_have_text("rejected")
+    danger = page.evaluate(
+        """() => { const e = document.createElement('span');
+            e.style.color = 'var(--danger)'; e.style.background = 'var(--danger-bg)';
+            document.querySelector('[data-testid=conversation]').append(e);
+            const s = getComputedStyle(e); const out = [s.color, s.backgroundColor];
+            e.remove(); return out; }"""
+    )
+    colours = status.evaluate(
+        "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]"
+    )
+    assert colours[0] != danger[0] and colours[1] != danger[1], (colours, danger)
+    outcome = card.get_by_test_id("permission-outcome")
+    assert outcome.evaluate("e => getComputedStyle(e).color") != danger[0]
+    page.screenshot(path=str(shots / "reading-rejected.png"))
 
-        # Kept so: the conversation read again still says rejected.
-        page.reload()
-        page.wait_for_selector("[data-ready=true]")
-        page.locator("[data-testid=direct-item]", has_text="Demo").click()
-        expect(page.locator(f"{CONVERSATION} [data-part=tool][data-kind=edit]")).to_have_attribute(
-            "data-status", "rejected", timeout=WAIT
-        )
+    # Kept so: the conversation read again still says rejected.
+    page.reload()
+    page.wait_for_selector("[data-ready=true]")
+    page.locator("[data-testid=direct-item]", has_text="Demo").click()
+    expect(page.locator(f"{CONVERSATION} [data-part=tool][data-kind=edit]")).to_have_attribute(
+        "data-status", "rejected", timeout=WAIT
+    )
