@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.agents import fake_command
-from tests.e2e.window import api, running_app, text_of
+from tests.e2e.window import api, module_app, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -39,7 +39,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
         lines += [f"  - name: {name}", f"    command: {json.dumps(fake_command(*behaviours))}"]
     config = folder / "turns.yaml"
     config.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    with running_app(["--config", str(config)], folder / "app.log") as (page, _proc):
+    with module_app(folder, ["--config", str(config)]) as (page, _proc):
         page.set_viewport_size({"width": 1280, "height": 820})
         yield page
 
