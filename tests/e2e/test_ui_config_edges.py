@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.agents import agent_yaml
-from tests.e2e.window import api, running_app
+from tests.e2e.window import api, back_home, module_app, running_app
 
 pytestmark = pytest.mark.e2e
 
@@ -37,6 +37,23 @@ def e2e_config(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def edges_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path, Path]]:
+    """One window for the tests that only read the configuration or type in the editor without
+    saving (reloaded before each: the buffer is gone); those that write the file take `window`."""
+    folder = tmp_path_factory.mktemp("edges")
+    config = folder / "edges.yaml"
+    config.write_text(config_text(agents=GHOST), encoding="utf-8")
+    with module_app(folder, ["--config", str(config)]) as (page, _proc):
+        yield page, folder / "app.log", config
+
+
+@pytest.fixture
+def reading_window(edges_window: tuple[Page, Path, Path]) -> Page:
+    page, log, _config = edges_window
+    return back_home(page, log)
+
+
 def open_settings(page: Page) -> None:
     page.keyboard.press("Control+,")
     page.wait_for_selector("[data-testid=config-editor] .cm-content", timeout=WAIT)
@@ -48,7 +65,10 @@ def replace_text(page: Page, text: str) -> None:
     page.keyboard.insert_text(text)
 
 
-def test_a_missing_program_is_said_on_its_card_before_any_start(window: Page, shots: Path) -> None:
+def test_a_missing_program_is_said_on_its_card_before_any_start(
+    reading_window: Page, shots: Path
+) -> None:
+    window = reading_window
     ghost = window.locator("article[data-agent=ghost]")
     expect(ghost).to_have_attribute("data-state", "stopped", timeout=WAIT)
     warning = ghost.get_by_test_id("agent-command-missing")
@@ -61,8 +81,9 @@ def test_a_missing_program_is_said_on_its_card_before_any_start(window: Page, sh
 
 
 def test_one_warning_is_counted_as_a_warning_and_a_problem_beside_it_as_a_problem(
-    window: Page, e2e_config: Path, shots: Path
+    reading_window: Page, shots: Path
 ) -> None:
+    window = reading_window
     open_settings(window)
     heading = window.locator("#problems-heading")
     expect(window.get_by_test_id("warning-count")).to_have_text("1 warning", timeout=WAIT)
@@ -117,7 +138,10 @@ def test_an_invalid_outside_edit_says_the_agents_shown_are_the_last_valid_ones(
     expect(banner).to_have_count(0)
 
 
-def test_recent_lists_the_file_the_app_started_on(window: Page, e2e_config: Path) -> None:
+def test_recent_lists_the_file_the_app_started_on(
+    reading_window: Page, edges_window: tuple[Page, Path, Path]
+) -> None:
+    window, e2e_config = reading_window, edges_window[2]
     open_settings(window)
     window.get_by_test_id("recent-button").click()
     items = window.get_by_test_id("recent-item")
