@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,37 @@ from tests.integration.history.processes import LineReader, finish, start
 from tests.integration.history.writer import checksum
 
 KILLS = 60
+
+
+class ForkedWriters:
+    """Writers forked by writers.py (POSIX): one Python start for all the kills."""
+
+    def __init__(self, config_path: Path) -> None:
+        self.process = start("writers.py", str(config_path))
+        self.reader = LineReader(self.process)
+
+    def run_and_kill(self, channel_id: str, rng: random.Random) -> list[str]:
+        """As run_writer_and_kill_it, with a writer forked from writers.py."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{channel_id} {rng.randrange(1 << 30)}\n".encode())
+        self.process.stdin.flush()
+        (started,) = self.reader.lines(1)
+        pid = int(started.removeprefix("started "))
+        printed = self.reader.lines(rng.randint(1, 25))
+        os.kill(pid, signal.SIGKILL)
+        rest: list[str] = []
+        while (line := self.reader.lines(1)[0]) != f"ended {pid}":
+            rest.append(line)
+        said = printed + rest
+        assert not any(line.startswith(("started ", "ended ")) for line in said), said
+        return said
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()  # writers.py ends
+        self.reader.rest()
+        self.reader.close()
+        finish(self.process)
 
 
 def run_writer_and_kill_it(config_path: Path, channel_id: str, rng: random.Random) -> list[str]:
@@ -57,14 +89,23 @@ def test_a_writer_killed_at_random_moments_loses_no_message_and_leaves_no_half_o
     config_path = tmp_path / "config.yaml"
     rng = random.Random(os.environ.get("HISTORY_CRASH_SEED", "sidekicks"))
     kept: dict[str, list[str]] = {}  # the earlier writers' channels: they must not change
-    for _ in range(KILLS):
-        channel_id = new_id()
-        printed = run_writer_and_kill_it(config_path, channel_id, rng)
-        history = open_history(config_path)
-        try:
-            assert history.problem == "", "the killed writer's lock was not released"
-            for earlier, ids in kept.items():
-                assert check_channel(history, earlier, ids) == ids
-            kept[channel_id] = check_channel(history, channel_id, printed)
-        finally:
-            history.close()
+    # POSIX: each writer is forked (the same kill, without a Python start each time).
+    forked = ForkedWriters(config_path) if hasattr(os, "fork") else None
+    try:
+        for _ in range(KILLS):
+            channel_id = new_id()
+            if forked is not None:
+                printed = forked.run_and_kill(channel_id, rng)
+            else:
+                printed = run_writer_and_kill_it(config_path, channel_id, rng)
+            history = open_history(config_path)
+            try:
+                assert history.problem == "", "the killed writer's lock was not released"
+                for earlier, ids in kept.items():
+                    assert check_channel(history, earlier, ids) == ids
+                kept[channel_id] = check_channel(history, channel_id, printed)
+            finally:
+                history.close()
+    finally:
+        if forked is not None:
+            forked.close()
