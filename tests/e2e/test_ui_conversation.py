@@ -137,6 +137,20 @@ def wait_messages(page: Page, expression: str, timeout: int = WAIT) -> None:
     )
 
 
+def texts_built(page: Page) -> None:
+    """Waits until the first and the last two messages' texts are built: a finished text is
+    built within a frame's budget or, the rest, at an idle moment (ui parts/fillSoon.ts), and
+    shows empty, marked `data-filling`, until then (seen under load at the list's top)."""
+    page.wait_for_function(
+        """() => {
+            const ms = [...document.querySelectorAll('[data-testid=message]')];
+            const ends = [...ms.slice(0, 2), ...ms.slice(-2)];
+            return ms.length > 0 && ends.every((m) => !m.querySelector('[data-filling]'));
+        }""",
+        timeout=WAIT,
+    )
+
+
 def preview(page: Page) -> dict[str, str]:
     return page.eval_on_selector(
         "[data-testid=routing-preview]",
@@ -557,6 +571,7 @@ def test_scrolling_back_through_500_messages_keeps_the_dom_bounded(app: Page, sh
     assert page.locator("[data-testid=conversation-start]").count() == 1
     assert page.evaluate("window.__older") == 4  # 100 loaded first, then 4 pages of 100
     assert max(counts) <= 200, counts
+    texts_built(page)
     first = messages(page)
     assert "message 0" in first[0]["text"] and first[1]["code"] == "no-recipient"
     assert scroller.get_attribute("data-following") == "false"
@@ -573,6 +588,7 @@ def test_scrolling_back_through_500_messages_keeps_the_dom_bounded(app: Page, sh
     page.click("[data-testid=jump-to-latest]")
     page.wait_for_selector("[data-testid=messages][data-following=true]")
     page.locator("[data-testid=jump-to-latest]").wait_for(state="detached")
+    texts_built(page)
     last = messages(page)
     assert "message 249" in last[-2]["text"] and last[-1]["code"] == "no-recipient"
     assert page.evaluate(rendered) <= 200
