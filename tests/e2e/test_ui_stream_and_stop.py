@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.agents import agent_yaml
-from tests.e2e.window import running_app
+from tests.e2e.window import back_home, module_app, running_app
 
 pytestmark = pytest.mark.e2e
 
@@ -23,22 +23,47 @@ TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimat
 FROM_BOTTOM = "(e) => e.scrollHeight - e.scrollTop - e.clientHeight"
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[Page]:
-    config = tmp_path / "stream.yaml"
-    config.write_text(
+def write_config(path: Path) -> Path:
+    path.write_text(
         "limits:\n  maxRunningAgents: 3\n"
         "agents:\n  - name: demo\n    builtin: demo\n"
         + agent_yaml("hang", "no-initialize")  # a start that never ends by itself
         + agent_yaml("stubborn", "stubborn"),  # a stop that takes its grace periods
         encoding="utf-8",
     )
-    # A stop's grace periods shortened from 5 s + 3 s (the Tuning's defaults): "stopping…"
-    # still shows for 3 s while stubborn ignores stdin's end and SIGTERM.
-    env = {"SIDEKICKS_TEST_STOP_GRACES": "2,1"}
-    with running_app(["--config", str(config)], tmp_path / "app.log", env) as (page, _proc):
+    return path
+
+
+# A stop's grace periods shortened from 5 s + 3 s (the Tuning's defaults, which
+# tests/integration/agents/test_supervisor.py checks): "stopping…" still shows for 3 s while
+# stubborn ignores stdin's end and SIGTERM.
+GRACES = {"SIDEKICKS_TEST_STOP_GRACES": "2,1"}
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Page]:
+    """A window of its own: the two stream tests both talk to the demo in its conversation."""
+    config = write_config(tmp_path / "stream.yaml")
+    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
         page.set_viewport_size({"width": 1100, "height": 760})
         yield page
+
+
+@pytest.fixture(scope="module")
+def panel_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path]]:
+    """One window for the Agents-panel tests: each starts and stops an agent of its own (hang,
+    stubborn) and ends with none running."""
+    folder = tmp_path_factory.mktemp("stop")
+    config = write_config(folder / "stream.yaml")
+    with module_app(folder, ["--config", str(config)], GRACES) as (page, _proc):
+        yield page, folder / "app.log"
+
+
+@pytest.fixture
+def panel(panel_window: tuple[Page, Path]) -> Page:
+    page, log = panel_window
+    page.set_viewport_size({"width": 1100, "height": 760})
+    return back_home(page, log)
 
 
 def send(page: Page, text: str) -> None:
@@ -118,8 +143,8 @@ def test_sending_while_scrolled_up_brings_your_message_into_view(app: Page) -> N
     assert scroller.evaluate(FROM_BOTTOM) <= 2  # and it follows the answer again
 
 
-def test_the_panel_counts_a_starting_agent_and_stop_ends_its_start_at_once(app: Page) -> None:
-    page = app
+def test_the_panel_counts_a_starting_agent_and_stop_ends_its_start_at_once(panel: Page) -> None:
+    page = panel
     page.get_by_test_id("nav-agents").click()
     panel = page.get_by_test_id("agents-panel")
     hang = page.locator("article[data-agent=hang]")
@@ -134,8 +159,8 @@ def test_the_panel_counts_a_starting_agent_and_stop_ends_its_start_at_once(app: 
     expect(hang).not_to_contain_text("starting")  # nor the start's own refusal: it was asked
 
 
-def test_stop_says_stopping_until_the_agent_has_stopped(app: Page) -> None:
-    page = app
+def test_stop_says_stopping_until_the_agent_has_stopped(panel: Page) -> None:
+    page = panel
     page.get_by_test_id("nav-agents").click()
     stubborn = page.locator("article[data-agent=stubborn]")
     stubborn.get_by_test_id("agent-start").click()
