@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page
 
-from tests.e2e.window import record_events, recorded, running_app, text_of
+from tests.e2e.window import back_home, module_app, record_events, recorded, running_app, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -61,10 +61,33 @@ def worker_window(tmp_path: Path, language: str = "en") -> Iterator[Page]:
         yield page
 
 
-@pytest.fixture
-def window(tmp_path: Path, work: Path) -> Iterator[Page]:
-    with worker_window(tmp_path) as page:
-        yield page
+# The workspace fake under four names, each in a folder of its own (the module's window):
+# each test of that window talks to one of them, in its own conversation and folder.
+DESKS = ("worker", "builder", "counter", "linker")
+
+
+@pytest.fixture(scope="module")
+def workshop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path]]:
+    folder = tmp_path_factory.mktemp("agent-work")
+    command = json.dumps([sys.executable, str(WORKSPACE_AGENT)])
+    lines = ["language: en", "agents:"]
+    for name in DESKS:
+        (folder / name).mkdir()
+        (folder / name / "notes.txt").write_text(ORIGINAL, encoding="utf-8")
+        lines += [f"  - name: {name}", f"    title: {name.title()}", f"    command: {command}"]
+        lines += [f"    cwd: {name}"]
+    config = folder / "work.yaml"
+    config.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with module_app(folder, ["--config", str(config)]) as (page, _proc):
+        yield page, folder
+
+
+def desk(workshop: tuple[Page, Path], name: str) -> tuple[Page, Path]:
+    """The shared window, reloaded, and the folder of the agent `name`."""
+    page, folder = workshop
+    back_home(page, folder / "app.log")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    return page, folder / name
 
 
 def shoot(page: Page, shots: Path, name: str) -> None:
@@ -106,9 +129,9 @@ def terminal_text(screen: Locator) -> str:
 
 
 def test_a_turn_that_writes_and_runs_is_reviewed_and_reverted_from_the_window(
-    window: Page, work: Path, shots: Path
+    workshop: tuple[Page, Path], shots: Path
 ) -> None:
-    page = window
+    page, work = desk(workshop, "worker")
     notes, new = work / "notes.txt", work / "hello.py"
     page.locator("[data-testid=agent-item]", has_text="Worker").click()
     page.wait_for_selector(CONVERSATION)
@@ -241,11 +264,11 @@ def test_a_turn_that_writes_and_runs_is_reviewed_and_reverted_from_the_window(
 
 
 def test_an_answer_opens_its_own_changes_and_a_conflict_is_noticed(
-    window: Page, work: Path, shots: Path
+    workshop: tuple[Page, Path], shots: Path
 ) -> None:
-    page = window
+    page, work = desk(workshop, "builder")
     notes = work / "notes.txt"
-    page.locator("[data-testid=agent-item]", has_text="Worker").click()
+    page.locator("[data-testid=agent-item]", has_text="Builder").click()
     page.wait_for_selector(CONVERSATION)
     send(page, json.dumps([{"read": str(notes)}]))
     page.wait_for_selector(f"{MESSAGE}[data-role=agent][data-done=true]", timeout=WAIT)
@@ -260,7 +283,7 @@ def test_an_answer_opens_its_own_changes_and_a_conflict_is_noticed(
     notice = page.locator(f"{MESSAGE}[data-role=system]").last
     notice.wait_for(timeout=WAIT)
     said = text_of(notice)
-    assert "@worker wrote" in said and str(notes) in said and "outside Sidekicks" in said
+    assert "@builder wrote" in said and str(notes) in said and "outside Sidekicks" in said
     shoot(page, shots, "conflict-notice")
 
     # "1 file changed" under that answer opens the panel on its changes only.
@@ -330,10 +353,10 @@ def test_a_killed_command_says_its_signal_and_the_changes_read_in_french(
 
 
 def test_fifty_commands_make_terminals_only_for_the_cards_on_screen(
-    window: Page, work: Path
+    workshop: tuple[Page, Path],
 ) -> None:
-    page = window
-    page.locator("[data-testid=agent-item]", has_text="Worker").click()
+    page, _work = desk(workshop, "counter")
+    page.locator("[data-testid=agent-item]", has_text="Counter").click()
     page.wait_for_selector(CONVERSATION)
     runs = [
         {"run": "printf", "args": [f"\\033[3{i % 7 + 1}mline {i}\\033[0m\\n"]} for i in range(50)
@@ -371,14 +394,14 @@ def test_fifty_commands_make_terminals_only_for_the_cards_on_screen(
 
 @pytest.mark.posix_only("making a symlink needs a privilege on Windows")
 def test_a_write_through_a_link_is_asked_as_its_real_target_and_recorded_so(
-    window: Page, work: Path, tmp_path: Path, shots: Path
+    workshop: tuple[Page, Path], tmp_path: Path, shots: Path
 ) -> None:
-    page = window
+    page, work = desk(workshop, "linker")
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "target.txt").write_text(ORIGINAL, encoding="utf-8")
     (work / "door.txt").symlink_to(outside / "target.txt")
-    page.locator("[data-testid=agent-item]", has_text="Worker").click()
+    page.locator("[data-testid=agent-item]", has_text="Linker").click()
     page.wait_for_selector(CONVERSATION)
     send(page, json.dumps([{"write": str(work / "door.txt"), "text": EDITED}]))
     prompt = page.locator("[data-testid=permission][data-state=pending]")
