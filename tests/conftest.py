@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,7 @@ import pytest
 from app.i18n import set_language
 from tests.platforms import apply_platform_marks
 from tests.processes import MARKER, left_running
-from tests.scheduling import GroupedScheduling
+from tests.scheduling import WINDOW, GroupedScheduling, group_of
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -28,15 +28,20 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> GroupedSched
     return GroupedScheduling(config, log) if config.getvalue("dist") == "load" else None
 
 
-@pytest.fixture(autouse=True, scope="module")
-def playwright_ended_after_each_module() -> Iterator[None]:
-    """The Playwright driver that a module's windows shared (tests/e2e/window.py) ends with the
-    module: while it runs, its event loop counts as running on this thread, and the next
-    module's asyncio.run() would refuse to start."""
-    yield
-    window = sys.modules.get("tests.e2e.window")
-    if window is not None:
-        window.end_driver()
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
+    """The Playwright driver the windows share (tests/e2e/window.py) ends after the last of a
+    run of window tests (their module fixtures torn down first): while it runs, its event loop
+    counts as running on this thread, and a later test's asyncio.run() would refuse to start.
+    Window modules that follow each other on a worker (its window lane) keep it: a driver's
+    start is a node process, ~0.3 s of CPU."""
+    try:
+        return (yield)
+    finally:
+        if nextitem is None or group_of(nextitem.path) != WINDOW:
+            window = sys.modules.get("tests.e2e.window")
+            if window is not None:
+                window.end_driver()
 
 
 @pytest.fixture(autouse=True)
