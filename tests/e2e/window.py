@@ -153,8 +153,8 @@ _driver: Playwright | None = None
 
 def driver() -> Playwright:
     """One Playwright driver (a node process) for the windows of a worker's window tests: starting
-    one per window cost about a second each. tests/conftest.py ends it after the last of a run of window
-    tests on a worker.
+    one per window cost about a second each. tests/conftest.py ends it after the last of a run
+    of window tests on a worker.
 
     It is started without the test's process mark (tests/processes.py): it outlives the test
     that started it on purpose, and `no_process_left_behind` would take it for a leftover."""
