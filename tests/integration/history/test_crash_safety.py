@@ -18,6 +18,10 @@ from tests.integration.history.processes import LineReader, finish, start
 from tests.integration.history.writer import checksum
 
 KILLS = 60
+# How long a SIGKILLed writer may take to be gone: one killed inside an fsync waits in the kernel
+# for the disk, which another test's large writes (the package build's) can keep busy for
+# seconds on ext4 (an fsync commits the journal, with every file's data ordered before it).
+KILLED_WITHIN = 60.0
 
 
 class ForkedWriters:
@@ -37,7 +41,7 @@ class ForkedWriters:
         printed = self.reader.lines(rng.randint(1, 25))
         os.kill(pid, signal.SIGKILL)
         rest: list[str] = []
-        while (line := self.reader.lines(1)[0]) != f"ended {pid}":
+        while (line := self.reader.lines(1, timeout=KILLED_WITHIN)[0]) != f"ended {pid}":
             rest.append(line)
         said = printed + rest
         assert not any(line.startswith(("started ", "ended ")) for line in said), said
@@ -59,7 +63,7 @@ def run_writer_and_kill_it(config_path: Path, channel_id: str, rng: random.Rando
     try:
         printed = reader.lines(rng.randint(1, 25))
         writer.kill()  # SIGKILL on POSIX, TerminateProcess on Windows
-        writer.wait(timeout=10)
+        writer.wait(timeout=KILLED_WITHIN)
         return printed + reader.rest()
     finally:
         if writer.poll() is None:  # the test failed before the kill
