@@ -28,6 +28,9 @@ class AnswerWatch:
     known: set[str] = field(default_factory=set)  # paths it changed by a known route (at end)
     overlaps: set[AnswerWatch] = field(default_factory=set)
     ended: bool = False
+    # Its changes recorded (after `ended`): an answer still recording reads its overlaps, so
+    # another answer leaves them only once both are recorded.
+    recorded: bool = False
     running: set[str] = field(default_factory=set)  # its commands running
     segment_had_command: bool = False
     last_step: asyncio.Future[None] | None = None

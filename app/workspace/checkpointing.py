@@ -162,9 +162,13 @@ class Checkpointing:
             log.exception("the changes of %s's answer could not be recorded", watch.agent)
         finally:
             self._keep_record(watch)
+            watch.recorded = True
             for other in watch.overlaps:
-                if other.ended:
-                    other.overlaps.discard(watch)  # both over: nothing more to tell
+                # Both recorded: nothing more to tell. Not merely ended: an answer that has
+                # ended may still be recording, and it reads its overlaps to leave this
+                # answer's known writes to it (a loaded machine once ended both together).
+                if other.recorded:
+                    other.overlaps.discard(watch)
         return changes
 
     def drop(self, watch: AnswerWatch | None) -> None:

@@ -5,18 +5,24 @@ who wrote what after a restart; the store in Settings; checkpoints gone with the
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from app.core.errors import UserError
+from app.models.changes import FileChange
+from app.workspace.answer_changes import AnswerChanges
+from app.workspace.answer_watch import AnswerWatch
+from app.workspace.checkpointing import Checkpointing
 from tests.integration.workspace.conftest import Desk
 from tests.waiting import wait_for
 
@@ -231,6 +237,65 @@ def test_two_answers_at_once_never_give_an_unknown_change_to_one(
     # Nothing tells who wrote unknown.txt: both answers list it, each naming the other.
     assert (writer["unknown.txt"].route, writer["unknown.txt"].during) == ("agent", ["other"])
     assert (other["unknown.txt"].route, other["unknown.txt"].during) == ("agent", ["writer"])
+
+
+def test_an_answer_recorded_while_the_other_ends_still_sees_the_other_s_routes(
+    desk: Desk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The two answers above, their ends interleaved as a loaded machine once did: the other's
+    answer has ended and is being recorded when writer's record finishes. The other must still
+    count writer among the answers it overlapped (writer's fs write is writer's), not lose it
+    because both had "ended"."""
+    other_ending, writer_ended = threading.Event(), threading.Event()
+    record, end = AnswerChanges.record, Checkpointing.end
+
+    async def held_record(self: AnswerChanges, watch: AnswerWatch) -> list[FileChange]:
+        if watch.agent == "writer":  # waits until the other's end has begun
+            assert await asyncio.to_thread(other_ending.wait, 20)
+        elif watch.agent == "other":  # then records after writer's end is wholly done
+            other_ending.set()
+            assert await asyncio.to_thread(writer_ended.wait, 20)
+        return await record(self, watch)
+
+    async def marked_end(self: Checkpointing, watch: AnswerWatch | None) -> list[FileChange]:
+        try:
+            return await end(self, watch)
+        finally:
+            if watch is not None and watch.agent == "writer":
+                writer_ended.set()
+
+    monkeypatch.setattr(AnswerChanges, "record", held_record)
+    monkeypatch.setattr(Checkpointing, "end", marked_end)
+    go, writer_done = tmp_path / "go", tmp_path / "writer-done"
+    mine, theirs = desk.channels.Direct("writer").id, desk.channels.Direct("other").id
+    work = desk.work
+    mark_mine = desk.send(
+        mine,
+        [
+            {"wait_for": str(go)},
+            {"write": str(work / "writer-fs.txt"), "text": "w"},
+            {"own_write": str(writer_done), "text": "", "quiet": True},
+        ],
+        "writer",
+    )
+    mark_theirs = desk.send(
+        theirs,
+        [
+            {"own_write": str(go), "text": "", "quiet": True},
+            {"wait_for": str(writer_done)},
+            {"shell": sed_new(work / "other-cmd.txt"), "asked": True},
+        ],
+        "other",
+    )
+    allow_next(desk, theirs, mark_theirs)
+    desk.results(mine, "writer", mark_mine)
+    desk.results(theirs, "other", mark_theirs)
+    assert other_ending.is_set() and writer_ended.is_set()  # the interleaving did happen
+    changes = desk.sk.api.ChangesService
+    writer = {Path(c.path).name: c for c in changes.Changes(mine)}
+    other = {Path(c.path).name: c for c in changes.Changes(theirs)}
+    assert writer["writer-fs.txt"].route == "fs"
+    assert sorted(other) == ["other-cmd.txt"], other
 
 
 def sed_new(path: Path) -> list[str]:
