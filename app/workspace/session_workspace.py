@@ -126,7 +126,7 @@ class SessionWorkspace:
         # text before is the text replaced; the file work happens off the core loop.
         async with self._changes.writing(target):
             before, now = await asyncio.to_thread(_before, where)
-            conflict = self._conflict(target, now)
+            conflict = self._conflict(target, now, Version.of(data))
             await asyncio.to_thread(located_io.write, where, data, create_folders=inside)
             self._seen[target] = Version.of(data)
             await self._changes.record(
@@ -140,13 +140,16 @@ class SessionWorkspace:
                 through_link=str(where.asked) if where.through_link else "",
             )
 
-    def _conflict(self, target: Path, current: Version | None) -> str:
+    def _conflict(self, target: Path, current: Version | None, written: Version) -> str:
         """Who changed the file since this agent last read or wrote it ("" when nobody did);
         the conversation is told."""
         seen = self._seen.get(target)
         if seen is None:
             return ""  # never seen: the agent writes it knowingly whole
-        if current == seen:
+        if current in (seen, written):
+            # Unchanged, or it already holds what this write puts there: nobody's work is
+            # written over. (opencode's edit sends its fs/write without waiting on it, then its
+            # own tool writes the same bytes: on a busy machine the tool's write lands first.)
             return ""
         who = self._changes.who_changed(target, current)
         agent = f"@{self.agent}"

@@ -71,6 +71,19 @@ def test_no_notice_when_the_file_is_as_the_agent_last_saw_it(desk: Desk) -> None
     assert [c.conflict_with for c in desk.sk.api.ChangesService.Changes(room)] == [""]
 
 
+def test_no_notice_when_the_file_already_holds_what_the_agent_writes(desk: Desk) -> None:
+    """As opencode does on a busy machine: its own tool writes the bytes before the fs/write
+    it sent (without waiting) is handled. Nothing is written over: nothing to tell."""
+    room = desk.channels.Direct("writer").id
+    path = desk.work / "twice.txt"
+    desk.run(room, [{"write": str(path), "text": "first\n"}])
+    path.write_text("second\n", encoding="utf-8")  # the agent's own tool, first
+    mark = desk.log.mark()
+    desk.run(room, [{"write": str(path), "text": "second\n"}])
+    assert notices(desk, room, mark) == []
+    assert path.read_text(encoding="utf-8") == "second\n"
+
+
 def test_a_write_over_a_revert_says_the_person_reverted_it(desk: Desk) -> None:
     room = desk.channels.Direct("writer").id
     path = desk.work / "undone.txt"
