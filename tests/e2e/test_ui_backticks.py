@@ -45,8 +45,7 @@ def one_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page,
 @pytest.fixture
 def app(one_window: tuple[Page, Path]) -> Page:
     page, log = one_window
-    page.set_viewport_size({"width": 1280, "height": 860})
-    return back_home(page, log)
+    return back_home(page, log, (1280, 860))
 
 
 def shows_code(where: Locator, *names: str) -> None:

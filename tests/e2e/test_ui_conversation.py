@@ -88,8 +88,7 @@ def seed(config: Path) -> None:
 @pytest.fixture
 def app(one_window: tuple[Page, Path]) -> Page:
     page, log = one_window
-    page.set_viewport_size({"width": 1280, "height": 860})
-    return back_home(page, log)
+    return back_home(page, log, (1280, 860))
 
 
 # ---- helpers --------------------------------------------------------------------------------

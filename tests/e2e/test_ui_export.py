@@ -38,8 +38,7 @@ def one_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page,
 @pytest.fixture
 def app(one_window: tuple[Page, Path]) -> tuple[Page, Path]:
     page, folder = one_window
-    page.set_viewport_size({"width": 1280, "height": 860})
-    return back_home(page, folder / "app.log"), folder / "exports"
+    return back_home(page, folder / "app.log", (1280, 860)), folder / "exports"
 
 
 def export_as(page: Page, format: str) -> Path:

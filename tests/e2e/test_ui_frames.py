@@ -51,8 +51,7 @@ def one_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page,
 @pytest.fixture
 def page(one_window: tuple[Page, Path]) -> Page:
     page, folder = one_window
-    page.set_viewport_size({"width": 1280, "height": 820})
-    return back_home(page, folder / "app.log")
+    return back_home(page, folder / "app.log", (1280, 820))
 
 
 def open_agent(page: Page, name: str) -> None:

@@ -44,8 +44,7 @@ def one_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page,
 @pytest.fixture
 def app(one_window: tuple[Page, Path]) -> Page:
     page, log = one_window
-    page.set_viewport_size({"width": 1100, "height": 760})
-    return back_home(page, log)
+    return back_home(page, log, (1100, 760))
 
 
 # ---- helpers --------------------------------------------------------------------------------

@@ -62,8 +62,7 @@ def panel_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Pag
 @pytest.fixture
 def panel(panel_window: tuple[Page, Path]) -> Page:
     page, log = panel_window
-    page.set_viewport_size({"width": 1100, "height": 760})
-    return back_home(page, log)
+    return back_home(page, log, (1100, 760))
 
 
 def send(page: Page, text: str) -> None:

@@ -140,9 +140,12 @@ def module_app(
         pytest.fail(f"the module's window left processes running: {left}")
 
 
-def back_home(page: Page, log_path: Path) -> Page:
-    """A shared window brought back to a known state for the next test: the page reloaded (what
-    it showed, its dialogs and drafts gone; the backend keeps what earlier tests made), ready."""
+def back_home(page: Page, log_path: Path, size: tuple[int, int] | None = None) -> Page:
+    """A shared window brought back to a known state for the next test: at `size` (width,
+    height) when given, the page reloaded (what it showed, its dialogs and drafts gone; the
+    backend keeps what earlier tests made), ready."""
+    if size is not None:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
     page.reload()
     wait_until_ready(page, log_path)
     return page

@@ -204,34 +204,8 @@ def test_two_answers_at_once_never_give_an_unknown_change_to_one(
 ) -> None:
     """writer and other share `work/`, each answering in its own conversation at the same
     time: what a known route made is its own; what none tells is marked during both."""
-    go, writer_done = tmp_path / "go", tmp_path / "writer-done"
-    mine, theirs = desk.channels.Direct("writer").id, desk.channels.Direct("other").id
-    work = desk.work
-    mark_mine = desk.send(
-        mine,
-        [
-            {"wait_for": str(go)},
-            {"write": str(work / "writer-fs.txt"), "text": "w"},
-            {"own_write": str(work / "unknown.txt"), "text": "?", "quiet": True},
-            {"own_write": str(writer_done), "text": "", "quiet": True},
-        ],
-        "writer",
-    )
-    mark_theirs = desk.send(
-        theirs,
-        [
-            {"own_write": str(go), "text": "", "quiet": True},
-            {"wait_for": str(writer_done)},
-            {"shell": sed_new(work / "other-cmd.txt"), "asked": True},
-        ],
-        "other",
-    )
-    allow_next(desk, theirs, mark_theirs)
-    desk.results(mine, "writer", mark_mine)
-    desk.results(theirs, "other", mark_theirs)
-    changes = desk.sk.api.ChangesService
-    writer = {Path(c.path).name: c for c in changes.Changes(mine)}
-    other = {Path(c.path).name: c for c in changes.Changes(theirs)}
+    unknown = {"own_write": str(desk.work / "unknown.txt"), "text": "?", "quiet": True}
+    writer, other = answer_together(desk, tmp_path, [unknown])
     assert writer["writer-fs.txt"].route == "fs" and "writer-fs.txt" not in other
     assert other["other-cmd.txt"].route == "command" and "other-cmd.txt" not in writer
     # Nothing tells who wrote unknown.txt: both answers list it, each naming the other.
@@ -266,6 +240,18 @@ def test_an_answer_recorded_while_the_other_ends_still_sees_the_other_s_routes(
 
     monkeypatch.setattr(AnswerChanges, "record", held_record)
     monkeypatch.setattr(Checkpointing, "end", marked_end)
+    writer, other = answer_together(desk, tmp_path, [])
+    assert other_ending.is_set() and writer_ended.is_set()  # the interleaving did happen
+    assert writer["writer-fs.txt"].route == "fs"
+    assert sorted(other) == ["other-cmd.txt"], other
+
+
+def answer_together(
+    desk: Desk, tmp_path: Path, writer_also: list[dict[str, object]]
+) -> tuple[dict[str, FileChange], dict[str, FileChange]]:
+    """writer and other answer at once in `work/`, each in its own conversation: writer waits
+    for other's start, writes writer-fs.txt through fs/* (then `writer_also`); other waits for
+    writer to be done, then runs a command it is asked about. Each answer's changes by name."""
     go, writer_done = tmp_path / "go", tmp_path / "writer-done"
     mine, theirs = desk.channels.Direct("writer").id, desk.channels.Direct("other").id
     work = desk.work
@@ -274,6 +260,7 @@ def test_an_answer_recorded_while_the_other_ends_still_sees_the_other_s_routes(
         [
             {"wait_for": str(go)},
             {"write": str(work / "writer-fs.txt"), "text": "w"},
+            *writer_also,
             {"own_write": str(writer_done), "text": "", "quiet": True},
         ],
         "writer",
@@ -290,12 +277,11 @@ def test_an_answer_recorded_while_the_other_ends_still_sees_the_other_s_routes(
     allow_next(desk, theirs, mark_theirs)
     desk.results(mine, "writer", mark_mine)
     desk.results(theirs, "other", mark_theirs)
-    assert other_ending.is_set() and writer_ended.is_set()  # the interleaving did happen
     changes = desk.sk.api.ChangesService
-    writer = {Path(c.path).name: c for c in changes.Changes(mine)}
-    other = {Path(c.path).name: c for c in changes.Changes(theirs)}
-    assert writer["writer-fs.txt"].route == "fs"
-    assert sorted(other) == ["other-cmd.txt"], other
+    return (
+        {Path(c.path).name: c for c in changes.Changes(mine)},
+        {Path(c.path).name: c for c in changes.Changes(theirs)},
+    )
 
 
 def sed_new(path: Path) -> list[str]:
