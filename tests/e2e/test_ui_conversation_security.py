@@ -20,6 +20,25 @@ XSS = str(Path(__file__).resolve().parents[1] / "fakes" / "xss_agent.py")
 CONVERSATION = "[data-testid=conversation][data-loaded=true]"
 TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
+# Records every text of the agent's answer that was ever shown empty, waiting to be built
+# (`data-filling`, ui parts/fillSoon.ts): a text of an answer under way is built at once.
+WATCH_BLANKED = """() => {
+  window.__blanked = [];
+  const note = (e) => {
+    const message = e.nodeType === 1 && e.closest('[data-role=agent]');
+    if (!message) return;
+    for (const f of [e, ...e.querySelectorAll('[data-filling]')])
+      if (f.hasAttribute('data-filling'))
+        window.__blanked.push(`${f.closest('[data-part]')?.dataset.part ?? f.tagName}`
+                              + ` (message done: ${message.dataset.done})`);
+  };
+  new MutationObserver((records) => records.forEach((r) =>
+      r.type === 'attributes' ? note(r.target) : r.addedNodes.forEach(note)))
+    .observe(document.querySelector('[data-testid=messages]'), {
+      subtree: true, childList: true, attributes: true, attributeFilter: ['data-filling'] });
+}"""
+ALL_BUILT = "() => !document.querySelector('[data-testid=conversation] [data-filling]')"
+
 # Every bridge function is wrapped before the answer arrives; so is pywebview's own entry point
 # (_jsApiCallback), which any call reaches, even one through a function saved earlier.
 RECORD_BRIDGE = """() => {
@@ -104,6 +123,7 @@ def test_a_hostile_agent_cannot_run_script_or_reach_the_bridge(
     page.locator("[data-testid=agent-item]", has_text="Hostile").click()
     page.wait_for_selector(CONVERSATION)
     page.evaluate(RECORD_BRIDGE)
+    page.evaluate(WATCH_BLANKED)
 
     # Its slash commands (description and hint are HTML) complete as text.
     box = page.locator("[data-testid=composer-input]")
@@ -137,7 +157,9 @@ def test_a_hostile_agent_cannot_run_script_or_reach_the_bridge(
     # The thought and the tool calls unfold: their content renders too.
     page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     page.locator(f"{CONVERSATION} [data-testid=messages]").evaluate("e => { e.scrollTop = 0; }")
+    page.wait_for_function(ALL_BUILT, timeout=30_000)  # the person's message may wait its turn
     page.evaluate(TWO_FRAMES)
+    assert page.evaluate("window.__blanked") == []
 
     assert page.evaluate("typeof window.__pwned") == "undefined"
     assert page.evaluate("typeof window.pywebview.api.ConfigService.Save") == "function"
