@@ -58,6 +58,12 @@ PRINTED = {
         r"core's own cost per hop +: median +{n} ms, max {n} ms",
         r"ratio hop cost/anchor start : +{n}",
     ),
+    "sdk_import": (
+        r"import acp, plain \(anchor\) +: median +{n} ms of CPU",
+        r"import acp, after import app +: median +{n} ms of CPU",
+        r"ratio app/anchor +: {n}",
+        r"demo agent, spawn to initialize : median +{n} ms",
+    ),
     "fs_read": (
         r"through the agent connection : median +{n} ms",
         r"plain Python read \(anchor\) +: median +{n} ms",
