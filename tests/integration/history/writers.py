@@ -5,8 +5,10 @@ writer, after the fork, as writer.py does.
 
 Usage: writers.py CONFIG_PATH. Each line `CHANNEL_ID SEED` read on stdin forks a writer of that
 channel, which says `started PID`, then prints its message ids until it is killed; once it is
-gone, this process says `ended PID`. Everything between the two is the writer's. The end of
-stdin ends this process."""
+gone, this process says `ended PID` on a line of its own: after a new line, which ends the line
+the writer was cut in (a killed writer can leave an id without its new line in the pipe they
+share), or an empty one. Everything between the two is the writer's; the line just before
+`ended` is that cut or empty line. The end of stdin ends this process."""
 
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ def main() -> None:
             finally:
                 os._exit(1)  # it never ends by itself: it is killed
         os.waitpid(pid, 0)
-        print(f"ended {pid}", flush=True)
+        print(f"\nended {pid}", flush=True)
 
 
 if __name__ == "__main__":
