@@ -66,6 +66,7 @@ class SearchState {
     if (query === this.query) return;
     this.query = query;
     this.answered = false;
+    this.selected = -1; // another query: its first entry, once there is one
     this.#schedule(DEBOUNCE_MS);
   }
 
@@ -84,7 +85,10 @@ class SearchState {
   #schedule(delay: number): void {
     clearTimeout(this.#timer);
     this.goto = this.scope ? [] : goToTargets(this.query, channels.all, agents.list);
-    if (this.selected < 0 || this.selected >= this.goto.length) this.selected = this.goto.length > 0 ? 0 : -1;
+    // The results shown stay selectable until the answer replaces them: reopened with the same
+    // query, Enter opens the entry selected at once (it did nothing until the query came back).
+    const shown = this.goto.length + this.results.length;
+    if (this.selected < 0 || this.selected >= shown) this.selected = shown > 0 ? 0 : -1;
     if (!this.query.trim()) {
       this.#latest.forget();
       this.results = [];

@@ -102,6 +102,23 @@ describe("search", () => {
     ]);
   });
 
+  it("keeps the shown results selectable when reopened, until the query's answer comes", async () => {
+    search.show(null);
+    search.setQuery("fox");
+    vi.advanceTimersByTime(DEBOUNCE_MS);
+    calls[0]?.answer(found("a", "b"));
+    vi.useRealTimers();
+    await settle();
+    search.move(1);
+    expect(search.selected).toBe(1);
+    search.close();
+    search.show(null); // asks again; Enter meanwhile opens what is selected
+    expect(search.answered).toBe(true);
+    expect(search.selected).toBe(1);
+    search.setQuery("foxes"); // another query starts from its first entry
+    expect(search.selected).toBe(0);
+  });
+
   it("asks the last query again when reopened: messages may have come since", () => {
     search.show(null);
     search.setQuery("fox");
