@@ -3,6 +3,8 @@
 // seconds (ConversationView's `[data-highlighted]` style fades it), and focused so that a screen
 // reader reads it and the keyboard scrolls from there.
 
+import { fillWithin } from "./parts/fillSoon";
+
 /** How long the highlight lasts (the style's fade takes the same time). */
 export const HIGHLIGHT_MS = 4000;
 
@@ -21,6 +23,7 @@ const PERSON_SCROLLS = ["wheel", "pointerdown", "keydown", "touchstart"] as cons
 export function revealMessage(scroller: HTMLElement, id: string): boolean {
   const element = scroller.querySelector<HTMLElement>(`[data-testid=message][data-id="${CSS.escape(id)}"]`);
   if (!element) return false;
+  fillWithin(element); // its text first: it is what the person came for (and it sets its height)
   centre(scroller, element);
   highlight(element);
   if (!element.hasAttribute("tabindex")) element.tabIndex = -1;

@@ -38,6 +38,13 @@ export function fillSoon(node: HTMLElement, fill: () => void): () => void {
   };
 }
 
+/** Builds at once the texts still waiting inside `root`: a message brought into view (opened
+ *  at from search or a link) is what the person looks at, wherever it is in the list's order,
+ *  and was left empty until an idle moment, which a busy page may give only after NEAR_WAIT. */
+export function fillWithin(root: HTMLElement): void {
+  for (const job of [...batch, ...later]) if (!job.done && root.contains(job.node)) run(job);
+}
+
 function run(job: Job): void {
   if (job.done) return;
   job.done = true;
