@@ -9,7 +9,7 @@ quick_import.py).
 
 Prints the figures and the ratio to the anchor.
 
-Run: .venv/bin/python bench/sdk_import.py   (`--tiny`: 2 rounds)
+Run: .venv/bin/python bench/sdk_import.py   (`--tiny`: 1 round)
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.sizes import count  # noqa: E402
 
-ROUNDS = count("BENCH_ROUNDS", 10, 2)
+ROUNDS = count("BENCH_ROUNDS", 10, 1)
 
 # Prints the CPU seconds `import acp` took, after `import app` or not.
 IMPORT = """
