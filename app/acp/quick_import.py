@@ -10,7 +10,9 @@ validation and serialization do not read them.
 
 `install()` (from `app/__init__.py`, before anything can import the SDK) adds an import finder
 that wraps the loader of `acp.schema` alone: while that module runs, pydantic's pass is a no-op;
-then it is put back, for every other model. Where pydantic no longer has that private function,
+then it is put back, for every other model. (The switch is the process's while the module runs:
+a model another thread made at that moment would miss its descriptions too; none of the app's
+models asks for them.) Where pydantic no longer has that private function,
 nothing is patched and the SDK imports as before (slower, never wrong); `import_seconds` in
 bench/sdk_import.py measures both ways.
 """
