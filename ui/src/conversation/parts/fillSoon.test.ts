@@ -1,8 +1,9 @@
 // fillSoon's order: the texts asked for in one go are built last asked first within a frame's
-// budget, the rest wait for an idle moment; fillWithin builds a revealed message's texts at once.
+// budget, the rest wait for an idle moment; fillWithin builds a revealed message's texts at once;
+// the lists hear of each batch built in the task that built it (onFilled).
 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FRAME_BUDGET, fillSoon, fillWithin } from "./fillSoon";
+import { FRAME_BUDGET, fillSoon, fillWithin, onFilled } from "./fillSoon";
 
 interface FakeNode {
   dataset: Record<string, string>;
@@ -80,5 +81,28 @@ describe("fillSoon", () => {
     expect("filling" in inside.dataset).toBe(false);
     while (idle.length) idle.shift()?.();
     expect(built).toEqual(["bottom", "revealed", "other"]);
+  });
+
+  it("tells its listeners after each batch, in the task that built it, and only then", async () => {
+    const built: string[] = [];
+    const heard: string[][] = [];
+    const stop = onFilled(() => heard.push([...built]));
+    const revealed = node();
+    fillSoon(node(revealed) as unknown as HTMLElement, costly(built, "revealed"));
+    fillSoon(node() as unknown as HTMLElement, costly(built, "middle"));
+    fillSoon(node() as unknown as HTMLElement, costly(built, "bottom"));
+    expect(heard).toEqual([]); // nothing built yet
+    await microtasks();
+    expect(heard).toEqual([["bottom"]]);
+    fillWithin(revealed as unknown as HTMLElement);
+    expect(heard).toEqual([["bottom"], ["bottom", "revealed"]]);
+    fillWithin(revealed as unknown as HTMLElement); // nothing left to build there: no news
+    expect(heard).toHaveLength(2);
+    idle.shift()?.(); // the idle moment (as a task when it waited too long)
+    expect(heard.at(-1)).toEqual(["bottom", "revealed", "middle"]);
+    stop();
+    fillSoon(node() as unknown as HTMLElement, costly(built, "later"));
+    await microtasks();
+    expect(heard).toHaveLength(3); // stopped: not told any more
   });
 });

@@ -7,6 +7,11 @@
 // A text built before is a copy of kept nodes: quicker, so more of them fit in the budget.
 //
 // Until it is built, a message's text element is empty and marked `data-filling`.
+//
+// A text built grows its message, maybe above what the person reads, at a moment of its own
+// (an idle moment comes as a task when it waited NEAR_WAIT ms): `onFilled` tells the lists at
+// the end of each batch, in the same task, so that they put the view back before anything
+// else reads or paints the page (MessageList's anchor).
 
 import { whenNearScreen } from "./nearScreen";
 
@@ -25,6 +30,18 @@ interface Job {
 let batch: Job[] = [];
 const later: Job[] = [];
 let idleAsked = false;
+const filledListeners = new Set<() => void>();
+
+/** Calls `listener` after each batch of texts built (in the task that built them); the result
+ *  stops it. */
+export function onFilled(listener: () => void): () => void {
+  filledListeners.add(listener);
+  return () => filledListeners.delete(listener);
+}
+
+function filled(): void {
+  for (const listener of filledListeners) listener();
+}
 
 /** Runs `fill` (which fills `node`) soon, as above; the result cancels it. */
 export function fillSoon(node: HTMLElement, fill: () => void): () => void {
@@ -42,7 +59,13 @@ export function fillSoon(node: HTMLElement, fill: () => void): () => void {
  *  at from search or a link) is what the person looks at, wherever it is in the list's order,
  *  and was left empty until an idle moment, which a busy page may give only after NEAR_WAIT. */
 export function fillWithin(root: HTMLElement): void {
-  for (const job of [...batch, ...later]) if (!job.done && root.contains(job.node)) run(job);
+  let built = false;
+  for (const job of [...batch, ...later]) {
+    if (job.done || !root.contains(job.node)) continue;
+    run(job);
+    built = true;
+  }
+  if (built) filled();
 }
 
 function run(job: Job): void {
@@ -59,6 +82,7 @@ function fillBatch(): void {
   const start = performance.now();
   let i = jobs.length - 1;
   for (; i >= 0 && performance.now() - start < FRAME_BUDGET; i--) run(jobs[i] as Job);
+  if (i < jobs.length - 1) filled();
   for (; i >= 0; i--) {
     const job = jobs[i] as Job;
     if (job.done) continue;
@@ -84,11 +108,14 @@ function askIdle(): void {
   const idle = (deadline?: IdleDeadline): void => {
     idleAsked = false;
     // The earliest asked for (the nearest to the screen) first.
+    let built = false;
     do {
       const job = later.shift();
-      if (!job) return;
+      if (!job) break;
+      if (!job.done) built = true;
       run(job);
     } while (deadline && deadline.timeRemaining() > 4);
+    if (built) filled();
     askIdle();
   };
   if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(idle, { timeout: NEAR_WAIT });
