@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import sys
 import threading
@@ -309,7 +310,10 @@ def test_idle_stop_never_happens_when_the_limit_is_zero(make_app) -> None:
 
 
 def test_logs_keep_the_last_200_stderr_lines_and_stream_them(make_app) -> None:
-    sk, log = make_app(agent_yaml("a", "stderr-flood"))
+    # The agent answers `initialize` only after its 100 MiB of stderr, all read by the app: on a
+    # loaded machine that took more than FAST's 5 s (seen once). What is tested is the log.
+    flooding = dataclasses.replace(FAST, initialize_timeout=60.0)
+    sk, log = make_app(agent_yaml("a", "stderr-flood"), flooding)
     sk.api.AgentService.Start("a")
     wait_for(lambda: "fake agent ready" in str(sk.api.AgentService.Logs("a")), timeout=30)
     lines = sk.api.AgentService.Logs("a")
