@@ -31,6 +31,7 @@ let batch: Job[] = [];
 const later: Job[] = [];
 let idleAsked = false;
 const filledListeners = new Set<() => void>();
+let builtUntold = false; // texts built since the listeners were last told
 
 /** Calls `listener` after each batch of texts built (in the task that built them); the result
  *  stops it. */
@@ -39,7 +40,10 @@ export function onFilled(listener: () => void): () => void {
   return () => filledListeners.delete(listener);
 }
 
-function filled(): void {
+/** Tells the listeners, once, if texts were built since they last heard. */
+function tellBuilt(): void {
+  if (!builtUntold) return;
+  builtUntold = false;
   for (const listener of filledListeners) listener();
 }
 
@@ -59,13 +63,8 @@ export function fillSoon(node: HTMLElement, fill: () => void): () => void {
  *  at from search or a link) is what the person looks at, wherever it is in the list's order,
  *  and was left empty until an idle moment, which a busy page may give only after NEAR_WAIT. */
 export function fillWithin(root: HTMLElement): void {
-  let built = false;
-  for (const job of [...batch, ...later]) {
-    if (job.done || !root.contains(job.node)) continue;
-    run(job);
-    built = true;
-  }
-  if (built) filled();
+  for (const job of [...batch, ...later]) if (!job.done && root.contains(job.node)) run(job);
+  tellBuilt();
 }
 
 function run(job: Job): void {
@@ -74,6 +73,7 @@ function run(job: Job): void {
   job.cancelNear();
   delete job.node.dataset.filling;
   job.fill();
+  builtUntold = true;
 }
 
 function fillBatch(): void {
@@ -82,7 +82,7 @@ function fillBatch(): void {
   const start = performance.now();
   let i = jobs.length - 1;
   for (; i >= 0 && performance.now() - start < FRAME_BUDGET; i--) run(jobs[i] as Job);
-  if (i < jobs.length - 1) filled();
+  tellBuilt();
   for (; i >= 0; i--) {
     const job = jobs[i] as Job;
     if (job.done) continue;
@@ -108,14 +108,12 @@ function askIdle(): void {
   const idle = (deadline?: IdleDeadline): void => {
     idleAsked = false;
     // The earliest asked for (the nearest to the screen) first.
-    let built = false;
     do {
       const job = later.shift();
       if (!job) break;
-      if (!job.done) built = true;
       run(job);
     } while (deadline && deadline.timeRemaining() > 4);
-    if (built) filled();
+    tellBuilt();
     askIdle();
   };
   if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(idle, { timeout: NEAR_WAIT });
