@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.e2e.other_origin import OtherOrigin, opened, other_origin, system_browser
-from tests.e2e.window import READY, api, back_home, module_app, running_app, write_e2e_config
+from tests.e2e.window import READY, api, back_home, module_app, write_e2e_config
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -48,17 +48,32 @@ DROP = """([selector]) => {
 
 @dataclass
 class App:
+    """The module's window and what it is watched through. Its tests share it: each begins by
+    reloading the page and noting where the log and the browser's record end, so that what an
+    earlier test made the window log or open never answers a later test's wait."""
+
     page: Page
     log: Path
     config: Path
     browser_record: Path
     elsewhere: OtherOrigin
+    log_start: int = 0
+    opened_start: int = 0
+
+    def begin(self) -> App:
+        back_home(self.page, self.log)
+        self.log_start = self.log.stat().st_size
+        self.opened_start = len(opened(self.browser_record))
+        self.elsewhere.requested.clear()
+        return self
 
     def logged(self, text: str) -> bool:
-        return text in self.log.read_text(encoding="utf-8", errors="replace")
+        with self.log.open("rb") as log:
+            log.seek(self.log_start)
+            return text in log.read().decode("utf-8", errors="replace")
 
     def opened_outside(self) -> list[str]:
-        return opened(self.browser_record)
+        return opened(self.browser_record)[self.opened_start :]
 
     def mark_the_bridge(self) -> None:
         """Tags the page's bridge object: pywebview injecting its bridge again replaces it."""
@@ -72,23 +87,11 @@ class App:
         assert api(self.page, "ConfigService", "Current")["path"] == str(self.config)
 
 
-@pytest.fixture
-def app(e2e_config: Path, tmp_path: Path) -> Iterator[App]:
-    record = tmp_path / "opened-in-browser.txt"
-    log = tmp_path / "app.log"
-    with (
-        other_origin() as elsewhere,
-        running_app(["--config", str(e2e_config)], log, system_browser(record)) as (page, _),
-    ):
-        yield App(page, log, e2e_config, record, elsewhere)
-
-
 @pytest.fixture(scope="module")
-def window_for_calls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
-    """One window for the tests that call or drop but never navigate: reloaded before each,
-    it is as new for each. The navigation tests keep a window each (`app`): a refusal an
-    earlier test logged would answer a later test's wait."""
-    folder = tmp_path_factory.mktemp("bridge-calls")
+def module_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+    """One window for the module: the page cannot take it away, so each test finds it as the
+    app opened it once reloaded (`App.begin`)."""
+    folder = tmp_path_factory.mktemp("bridge-security")
     config = write_e2e_config(folder / "e2e.yaml")
     record = folder / "opened-in-browser.txt"
     with (
@@ -99,9 +102,8 @@ def window_for_calls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
 
 
 @pytest.fixture
-def calls_app(window_for_calls: App) -> App:
-    back_home(window_for_calls.page, window_for_calls.log)
-    return window_for_calls
+def app(module_window: App) -> App:
+    return module_window.begin()
 
 
 def call_by_name(page: Page, name: str, args: Any) -> dict[str, Any]:
@@ -110,11 +112,11 @@ def call_by_name(page: Page, name: str, args: Any) -> dict[str, Any]:
 
 
 def test_only_the_exposed_methods_are_callable_whatever_name_the_page_sends(
-    calls_app: App, tmp_path: Path
+    app: App, tmp_path: Path
 ) -> None:
     victim = tmp_path / "victim.txt"
     victim.write_text("the user's file\n", encoding="utf-8")
-    config_before = calls_app.config.read_bytes()
+    config_before = app.config.read_bytes()
     hostile = {
         "ConfigService._store.path.write_text": ["agents: [\n"],
         "ConfigService._store.path.replace": [str(victim)],
@@ -128,24 +130,22 @@ def test_only_the_exposed_methods_are_callable_whatever_name_the_page_sends(
         "pywebviewMoveWindow": [0, 0],
         "AgentService._core.stop": [],  # last: it would stop the backend
     }
-    outcomes = {name: call_by_name(calls_app.page, name, args) for name, args in hostile.items()}
+    outcomes = {name: call_by_name(app.page, name, args) for name, args in hostile.items()}
     refused = {name: o.get("kind") == "BridgeRefusal" for name, o in outcomes.items()}
     assert all(refused.values()), outcomes
     assert (
         "cannot be called from the page"
         in outcomes["ConfigService._store.path.write_text"]["error"]
     )
-    assert calls_app.config.read_bytes() == config_before
+    assert app.config.read_bytes() == config_before
     assert victim.read_text(encoding="utf-8") == "the user's file\n"
-    assert api(calls_app.page, "ConfigService", "Current")["path"] == str(calls_app.config)
+    assert api(app.page, "ConfigService", "Current")["path"] == str(app.config)
     # The exposed methods still answer through the same entry point.
-    assert call_by_name(calls_app.page, "ConfigService.Current", [])["value"]["path"] == str(
-        calls_app.config
-    )
+    assert call_by_name(app.page, "ConfigService.Current", [])["value"]["path"] == str(app.config)
 
 
-def test_a_call_id_cannot_smuggle_script_into_the_answer(calls_app: App) -> None:
-    smuggled = calls_app.page.evaluate(
+def test_a_call_id_cannot_smuggle_script_into_the_answer(app: App) -> None:
+    smuggled = app.page.evaluate(
         """() => new Promise((resolve) => {
           window.__smuggled = false;
           const id = '"]; window.__smuggled = true; //';
@@ -252,28 +252,34 @@ def test_frames_from_elsewhere_never_load_even_without_the_csp(app: App) -> None
         frame,
     )
     wait_for(lambda: page.evaluate("window.__csp.includes('frame-src')"), timeout=15)
-    # The Qt-level lock on its own: the page loaded again with its CSP ignored.
-    page.context.new_cdp_session(page).send("Page.setBypassCSP", {"enabled": True})
-    page.reload()
-    page.wait_for_selector(READY, timeout=30_000)
-    page.evaluate(
-        "(url) => document.body.append(Object.assign(document.createElement('iframe'),"
-        " { src: url }))",
-        frame,
-    )
-    wait_for(
-        lambda: app.logged(f"refused to navigate to {frame}") or app.elsewhere.requested,
-        timeout=15,
-        what="the frame to be refused",
-    )
+    # The Qt-level lock on its own: the page loaded again with its CSP ignored (until the test
+    # ends: the module's next test gets the page under its CSP again).
+    session = page.context.new_cdp_session(page)
+    session.send("Page.setBypassCSP", {"enabled": True})
+    try:
+        page.reload()
+        page.wait_for_selector(READY, timeout=30_000)
+        page.evaluate(
+            "(url) => document.body.append(Object.assign(document.createElement('iframe'),"
+            " { src: url }))",
+            frame,
+        )
+        wait_for(
+            lambda: app.logged(f"refused to navigate to {frame}") or app.elsewhere.requested,
+            timeout=15,
+            what="the frame to be refused",
+        )
+    finally:
+        session.send("Page.setBypassCSP", {"enabled": False})
+        session.detach()
     assert app.elsewhere.requested == []
     assert api(page, "ConfigService", "Current")["path"] == str(app.config)
 
 
-def test_dropping_a_file_or_a_link_on_the_window_does_not_navigate(calls_app: App) -> None:
-    page = calls_app.page
+def test_dropping_a_file_or_a_link_on_the_window_does_not_navigate(app: App) -> None:
+    page = app.page
     home = page.evaluate("location.href")
-    calls_app.mark_the_bridge()
+    app.mark_the_bridge()
     prevented = page.evaluate(DROP, ["body"])
     assert prevented["dragover"] and prevented["drop"], prevented
     # A zone a component marks for drops (attachments, #15) receives them untouched.
@@ -282,13 +288,13 @@ def test_dropping_a_file_or_a_link_on_the_window_does_not_navigate(calls_app: Ap
     )
     page.evaluate("() => document.getElementById('zone').setAttribute('data-drop-zone', '')")
     assert page.evaluate(DROP, ["#zone"]) == {"dragenter": False, "dragover": False, "drop": False}
-    calls_app.still_on_the_app(home)
+    app.still_on_the_app(home)
 
 
-def test_text_dragged_into_a_text_field_is_still_dropped_there(calls_app: App) -> None:
-    page = calls_app.page
+def test_text_dragged_into_a_text_field_is_still_dropped_there(app: App) -> None:
+    page = app.page
     home = page.evaluate("location.href")
-    calls_app.mark_the_bridge()
+    app.mark_the_bridge()
     page.evaluate(
         "() => document.body.append(Object.assign(document.createElement('textarea'),"
         " { id: 'field' }))"
@@ -304,4 +310,4 @@ def test_text_dragged_into_a_text_field_is_still_dropped_there(calls_app: App) -
         }"""
     )
     assert prevented is False
-    calls_app.still_on_the_app(home)
+    app.still_on_the_app(home)
