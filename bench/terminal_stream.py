@@ -245,7 +245,7 @@ def main() -> None:
     config.write_text(
         f"agents:\n  - name: streamer\n    command: {command}\n    cwd: work\n", encoding="utf-8"
     )
-    with running_app(["--config", str(config)], xdg / "app.log") as (page, proc):
+    with running_app(["--config", str(config)], xdg / "app.log", motion=True) as (page, proc):
         page.set_viewport_size({"width": 1280, "height": 860})
         page.locator("[data-testid=agent-item]", has_text="streamer").click()
         page.wait_for_selector(CONVERSATION)

@@ -144,7 +144,7 @@ def measure_events() -> dict[str, Any]:
     limit_arenas()  # as `python -m app` does (after the start-up runs: the bare one gets none)
 
     port = free_port()
-    os.environ.update(offscreen_env(port))
+    os.environ.update(offscreen_env(port, motion=True))
     folder = tempfile.mkdtemp()
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     config = Path(folder) / "bench.yaml"
@@ -180,7 +180,7 @@ def start_once(command: list[str], env_extra: dict[str, str], memory: bool = Tru
     proc = subprocess.Popen(
         command,
         cwd=ROOT,
-        env=offscreen_env(port, **env_extra),
+        env=offscreen_env(port, motion=True, **env_extra),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

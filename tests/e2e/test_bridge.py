@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Error, Page
 
 from app.api import service_classes
-from tests.e2e.window import api, record_events, recorded
+from tests.e2e.window import animations_of_a_spinning_probe, api, record_events, recorded
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -30,6 +30,13 @@ def test_the_page_reaches_the_services_and_nothing_else(reused_window: Page) -> 
     )
     assert reachable == {s.__name__: exposed_methods(s) for s in service_classes()}
     assert {"AgentService", "ChannelService", "ConfigService", "SearchService"} <= set(reachable)
+
+
+def test_a_window_asked_for_reduced_motion_runs_no_animation(reused_window: Page) -> None:
+    """What a person who asks for reduced motion gets (app.css), and what the tests' windows
+    ask for (tests/e2e/window.py; test_ui_frames.py checks the same probe spins without it)."""
+    assert reused_window.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
+    assert animations_of_a_spinning_probe(reused_window) == 0
 
 
 def test_each_service_answers_the_page_in_camel_case(window: Page, e2e_config: Path) -> None:

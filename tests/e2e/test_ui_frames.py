@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from tests.e2e.window import back_home, module_app
+from tests.e2e.window import animations_of_a_spinning_probe, back_home, module_app
 
 pytestmark = pytest.mark.e2e
 
@@ -44,7 +44,7 @@ def one_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page,
         f"  - name: worker\n    command: {workspace}\n    cwd: work\n",
         encoding="utf-8",
     )
-    with module_app(folder, ["--config", str(config)]) as (page, _proc):
+    with module_app(folder, ["--config", str(config)], motion=True) as (page, _proc):
         yield page, folder
 
 
@@ -64,6 +64,13 @@ def send(page: Page, text: str) -> None:
     box.fill(text)
     box.press("Escape")  # closes a completion opened by /, so Enter sends
     box.press("Enter")
+
+
+def test_this_window_animates_as_a_person_s_does(page: Page) -> None:
+    """The tests' windows ask for reduced motion (tests/e2e/window.py); this module's does not,
+    or its checks would hold whatever the page animated."""
+    assert not page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
+    assert animations_of_a_spinning_probe(page) == 1
 
 
 def test_nothing_animates_without_end_while_an_answer_streams(page: Page) -> None:

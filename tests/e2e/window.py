@@ -38,14 +38,25 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def offscreen_env(port: int, **extra: str) -> dict[str, str]:
-    return {
+# The tests' windows ask for reduced motion (the UI honours it: app.css), unless a test is about
+# motion (`motion=True`: the frames test, the benchmarks). Offscreen, every frame an animation
+# draws is copied whole by Qt's software renderer in the app's process: a 16 px spinner costs
+# about a third of a core, and spinners run while most tests wait on an agent (docs/testing.md).
+REDUCED_MOTION = "--force-prefers-reduced-motion"
+
+
+def offscreen_env(port: int, motion: bool = False, **extra: str) -> dict[str, str]:
+    env = {
         **os.environ,
         "QT_QPA_PLATFORM": "offscreen",
         "QTWEBENGINE_DISABLE_SANDBOX": "1",
         "QTWEBENGINE_REMOTE_DEBUGGING": f"127.0.0.1:{port}",
         **extra,
     }
+    if not motion:
+        flags = env.get("QTWEBENGINE_CHROMIUM_FLAGS", "")
+        env["QTWEBENGINE_CHROMIUM_FLAGS"] = f"{flags} {REDUCED_MOTION}".strip()
+    return env
 
 
 def wait_for_cdp(port: int, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
@@ -75,12 +86,14 @@ def stop_app(proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
 
 @contextmanager
 def running_app(
-    args: list[str], log_path: Path, env: dict[str, str] | None = None
+    args: list[str], log_path: Path, env: dict[str, str] | None = None, motion: bool = False
 ) -> Iterator[tuple[Page, subprocess.Popen[bytes]]]:
-    """The app from source (`python -m app ARGS`), its page ready."""
+    """The app from source (`python -m app ARGS`), its page ready (reduced motion unless
+    `motion`: offscreen_env)."""
     if not (ROOT / "ui" / "dist" / "index.html").is_file():
         raise AssertionError("ui/dist is not built: run ./scripts/setup (./scripts/test does)")
-    with running_command([sys.executable, "-m", "app", *args], log_path, env) as started:
+    command = [sys.executable, "-m", "app", *args]
+    with running_command(command, log_path, env, motion) as started:
         yield started
 
 
@@ -110,6 +123,7 @@ def module_app(
     args: list[str],
     env: dict[str, str] | None = None,
     before_start: Callable[[], object] | None = None,
+    motion: bool = False,
 ) -> Iterator[tuple[Page, subprocess.Popen[bytes]]]:
     """The app in its window for all the tests of a module (a module-scoped fixture's), in
     `folder`: one start instead of one per test.
@@ -133,7 +147,7 @@ def module_app(
         patch.setenv(MARKER, mark)
         if before_start is not None:
             before_start()
-        with running_app(args, folder / "app.log", env) as started:
+        with running_app(args, folder / "app.log", env, motion) as started:
             yield started
     left = left_running(mark, "the window's processes")
     if left:
@@ -181,14 +195,14 @@ def end_driver() -> None:
 
 @contextmanager
 def running_command(
-    command: list[str], log_path: Path, env: dict[str, str] | None = None
+    command: list[str], log_path: Path, env: dict[str, str] | None = None, motion: bool = False
 ) -> Iterator[tuple[Page, subprocess.Popen[bytes]]]:
     port = free_port()
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
             command,
             cwd=ROOT,
-            env=offscreen_env(port, **(env or {})),
+            env=offscreen_env(port, motion, **(env or {})),
             stdout=log,
             stderr=subprocess.STDOUT,
         )
@@ -280,3 +294,25 @@ def api(page: Page, service: str, method: str, *args: Any) -> Any:
     return page.evaluate(
         "([s, m, args]) => window.pywebview.api[s][m](...args)", [service, method, list(args)]
     )
+
+
+# A stylesheet of the test's own (constructed: the page's CSP governs <style> elements, not
+# these) that spins one element without end; how many animations the page then runs.
+_SPIN_ONE = """() => {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(`@keyframes sk-probe-turn { to { transform: rotate(1turn) } }
+    .sk-probe { animation: sk-probe-turn 1s linear infinite }`);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  const probe = Object.assign(document.createElement('div'), { className: 'sk-probe' });
+  document.body.append(probe);
+  const running = probe.getAnimations().length;
+  probe.remove();
+  document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet);
+  return running;
+}"""
+
+
+def animations_of_a_spinning_probe(page: Page) -> int:
+    """0 where the page stops animations (reduced motion: app.css), 1 where it lets them run."""
+    running: int = page.evaluate(_SPIN_ONE)
+    return running

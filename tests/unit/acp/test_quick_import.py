@@ -32,6 +32,15 @@ class Ours(BaseModel):
     name: str = ""
     '''The name, as a docstring.'''
 
+class Later(BaseModel):
+    name: str = ""
+
+built_before = {
+    "sdk_used": schema.InitializeRequest.__pydantic_complete__,
+    "sdk_unused": schema.KillTerminalRequest.__pydantic_complete__,
+    "ours": Ours.__pydantic_complete__ and Later.__pydantic_complete__,
+}
+
 wire = {"protocolVersion": 1, "clientCapabilities": {"fs": {"readTextFile": True}}}
 request = schema.InitializeRequest.model_validate(wire)
 print(json.dumps({
@@ -40,6 +49,10 @@ print(json.dumps({
     "ours_description": Ours.model_fields["name"].description,
     "dumped": request.model_dump(mode="json", by_alias=True),
     "source": "class InitializeRequest" in schema.__loader__.get_source(schema.__name__),
+    "built_before": built_before,
+    "built_after_use": schema.InitializeRequest.__pydantic_complete__,
+    "unused_still_waits": not schema.KillTerminalRequest.__pydantic_complete__,
+    "defer_left_behind": "defer_build" in BaseModel.model_config,
 }))
 """
 
@@ -80,6 +93,17 @@ def test_the_wire_models_and_every_other_model_are_unchanged(
     assert with_app["dumped"]["clientCapabilities"]["fs"]["readTextFile"] is True  # type: ignore[index]
     assert with_app["ours_description"] == plain["ours_description"] == "The name, as a docstring."
     assert with_app["source"] is True  # what tools ask the module's loader is still answered
+
+
+def test_the_sdk_models_are_built_at_their_first_use_and_ours_as_declared(
+    imported: dict[str, dict[str, object]],
+) -> None:
+    with_app, plain = imported["app"], imported["plain"]
+    assert with_app["built_before"] == {"sdk_used": False, "sdk_unused": False, "ours": True}
+    assert plain["built_before"] == {"sdk_used": True, "sdk_unused": True, "ours": True}
+    assert with_app["built_after_use"] is True  # validated above, as the plain import's
+    assert with_app["unused_still_waits"] is True
+    assert with_app["defer_left_behind"] is False
 
 
 def test_without_the_private_pass_nothing_is_patched(monkeypatch: pytest.MonkeyPatch) -> None:
