@@ -72,15 +72,15 @@ def deferred_model_builds() -> Iterator[None]:
     from pydantic import BaseModel
 
     config = BaseModel.model_config
-    had, before = "defer_build" in config, config.get("defer_build")
+    before = config.get("defer_build")
     config["defer_build"] = True
     try:
         yield
     finally:
-        if had:
-            config["defer_build"] = before
-        else:
+        if before is None:
             config.pop("defer_build", None)
+        else:
+            config["defer_build"] = before
 
 
 class _QuickLoader:
