@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.agents import agent_yaml
-from tests.e2e.window import running_app
+from tests.e2e.window import back_home, module_app
 
 pytestmark = pytest.mark.e2e
 
@@ -24,18 +24,25 @@ COUNT = "[data-testid=inbox-count]"
 WAIT = 30_000  # ms: agents start, answer and stream within this
 
 
-@pytest.fixture
-def page(tmp_path: Path) -> Iterator[Page]:
-    config = tmp_path / "inbox.yaml"
+@pytest.fixture(scope="module")
+def inbox_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path]]:
+    """One window for the module: each test answers every request it makes and revokes the
+    rule it adds, so the next finds the inbox empty."""
+    folder = tmp_path_factory.mktemp("inbox")
+    config = folder / "inbox.yaml"
     config.write_text(
         "agents:\n  - name: demo\n    builtin: demo\n"
         + agent_yaml("asker", "permission")
         + agent_yaml("other", "permission"),
         encoding="utf-8",
     )
-    with running_app(["--config", str(config)], tmp_path / "app.log") as (window, _proc):
-        window.set_viewport_size({"width": 1280, "height": 860})
-        yield window
+    with module_app(folder, ["--config", str(config)]) as (window, _proc):
+        yield window, folder / "app.log"
+
+
+@pytest.fixture
+def page(inbox_window: tuple[Page, Path]) -> Page:
+    return back_home(*inbox_window, (1280, 860))
 
 
 def open_direct(page: Page, agent: str) -> None:
