@@ -42,7 +42,12 @@ def inbox_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Pag
 
 @pytest.fixture
 def page(inbox_window: tuple[Page, Path]) -> Page:
-    return back_home(*inbox_window, (1280, 860))
+    """The window reloaded, on the agents' panel: it reopens on the conversation an earlier test
+    left on screen, whose sidebar row then opens nothing (nor moves the focus) when clicked."""
+    page = back_home(*inbox_window, (1280, 860))
+    page.get_by_test_id("nav-agents").click()
+    expect(page.get_by_test_id("agents-panel")).to_be_visible()
+    return page
 
 
 def open_direct(page: Page, agent: str) -> None:

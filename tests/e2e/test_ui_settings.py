@@ -5,13 +5,14 @@ schema completion, and theme and language applied live from a save."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.agents import agent_yaml
-from tests.e2e.window import api
+from tests.e2e.window import api, back_home, module_app
 
 pytestmark = pytest.mark.e2e
 
@@ -20,11 +21,36 @@ WAIT = 20_000
 VALID = "theme: light\nlanguage: en\nagents:\n  - name: demo\n    builtin: demo\n"
 
 
+START = VALID + agent_yaml("alpha")
+
+
+@pytest.fixture(scope="module")
+def settings_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path]]:
+    """One window for the module; `window` gives each test the file and the page as the app
+    opened them."""
+    folder = tmp_path_factory.mktemp("settings")
+    config = folder / "settings.yaml"
+    config.write_text(START, encoding="utf-8")
+    with module_app(folder, ["--config", str(config)]) as (page, _proc):
+        yield page, folder
+
+
 @pytest.fixture
-def e2e_config(tmp_path: Path) -> Path:
-    path = tmp_path / "settings.yaml"
-    path.write_text(VALID + agent_yaml("alpha"), encoding="utf-8")
-    return path
+def e2e_config(settings_window: tuple[Page, Path]) -> Path:
+    return settings_window[1] / "settings.yaml"
+
+
+@pytest.fixture
+def window(settings_window: tuple[Page, Path], e2e_config: Path) -> Page:
+    """The module's window on its own file again (a test may have opened another), that file
+    as it started (saved through the app, so its theme and language apply), the page reloaded:
+    what it showed and its unsaved edits gone."""
+    page, folder = settings_window
+    if api(page, "ConfigService", "Current")["path"] != str(e2e_config):
+        api(page, "ConfigService", "Open", str(e2e_config))
+    if api(page, "ConfigService", "Content") != START:
+        assert api(page, "ConfigService", "Save", START) == []
+    return back_home(page, folder / "app.log")
 
 
 def open_settings(page: Page) -> None:
