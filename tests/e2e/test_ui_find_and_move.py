@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.window import api, running_app, text_of
+from tests.e2e.window import api, back_home, module_app, running_app, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -33,13 +33,20 @@ THREE_DEMOS = """agents:
 """
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[Page]:
-    config = tmp_path / "find.yaml"
+@pytest.fixture(scope="module")
+def three_demos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path]]:
+    """One window for the tests on three demos: each makes the channels it finds, and reads
+    the sidebar as it finds it (with what earlier tests made)."""
+    folder = tmp_path_factory.mktemp("find")
+    config = folder / "find.yaml"
     config.write_text(THREE_DEMOS, encoding="utf-8")
-    with running_app(["--config", str(config)], tmp_path / "app.log") as (page, _proc):
-        page.set_viewport_size({"width": 1280, "height": 820})
-        yield page
+    with module_app(folder, ["--config", str(config)]) as (page, _proc):
+        yield page, folder / "app.log"
+
+
+@pytest.fixture
+def app(three_demos: tuple[Page, Path]) -> Page:
+    return back_home(*three_demos, (1280, 820))
 
 
 @pytest.fixture
@@ -94,7 +101,9 @@ def test_an_agent_keeps_its_place_in_the_sidebar_when_opened_and_written_to(
     app: Page, shots: Path
 ) -> None:
     page = app
-    page.wait_for_selector("[data-testid=sidebar] [data-testid=agent-item]")
+    page.wait_for_selector(
+        "[data-testid=sidebar] :is([data-testid=agent-item], [data-testid=direct-item])"
+    )
     before = sidebar_rows(page)
     texts = [r["text"] for r in before]
     assert (
@@ -209,14 +218,16 @@ def test_the_search_button_and_ctrl_k_go_to_channels_conversations_and_agents(
 def test_alt_arrows_and_ctrl_tab_switch_conversations_in_the_sidebars_order(app: Page) -> None:
     page = app
     room = api(page, "ChannelService", "Create", "general", "", [])
-    for title in ("demo", "Alpha"):
+    for title in ("demo", "Alpha", "Beta"):  # Beta's last: its conversation ends the sidebar
         open_agent(page, title)
     order = page.locator("[data-testid=sidebar] [data-conversation]").evaluate_all(
         "(all) => all.map((e) => e.dataset.conversation)"
     )
-    assert len(order) == 3 and order[0] == room["id"], order  # the channel, demo's, Alpha's
+    # The channels, then demo's, Alpha's and Beta's (and what the module's other tests made).
+    assert room["id"] in order and len(order) >= 4, order
+    assert order.index(room["id"]) < len(order) - 3, order
     shown = page.locator(CONVERSATION)
-    expect(shown).to_have_attribute("data-channel", order[2], timeout=WAIT)
+    expect(shown).to_have_attribute("data-channel", order[-1], timeout=WAIT)
     page.get_by_test_id("composer-input").focus()  # from the composer too
     page.keyboard.press("Alt+ArrowDown")  # round from the last to the first
     expect(shown).to_have_attribute("data-channel", order[0], timeout=WAIT)
