@@ -496,26 +496,26 @@ def main() -> None:
     shutil.copytree(data, pristine)
     runs: list[dict[str, Any]] = []
 
+    def window(log: Path) -> Any:
+        """The app on the benchmark's configuration, animating as a person's window does."""
+        return running_app(["--config", str(config)], log, motion=True)
+
     def settled_window(run: int) -> dict[str, Any]:
         restore(pristine, data)
-        log = xdg / f"app-settled-{run}.log"
-        with running_app(["--config", str(config)], log, motion=True) as (page, _proc):
+        with window(xdg / f"app-settled-{run}.log") as (page, _proc):
             page.set_viewport_size({"width": 1280, "height": 860})
             return measure_settled(page)
 
     for run in range(RUNS - 1):  # the last run goes on with parts 2 and 3 in its window
         settled = settled_window(run)
         restore(pristine, data)
-        with running_app(["--config", str(config)], xdg / f"app-{run}.log", motion=True) as (
-            page,
-            _proc,
-        ):
+        with window(xdg / f"app-{run}.log") as (page, _proc):
             page.set_viewport_size({"width": 1280, "height": 860})
             runs.append({**measure_render(page), **settled})
             print(run_line(run + 1, runs[-1]), flush=True)
     settled = settled_window(RUNS - 1)
     restore(pristine, data)
-    with running_app(["--config", str(config)], xdg / "app.log", motion=True) as (page, _proc):
+    with window(xdg / "app.log") as (page, _proc):
         page.set_viewport_size({"width": 1280, "height": 860})
         runs.append({**measure_render(page), **settled})
         if RUNS > 1:

@@ -19,38 +19,36 @@ pytestmark = pytest.mark.e2e
 WAIT = 20_000
 
 VALID = "theme: light\nlanguage: en\nagents:\n  - name: demo\n    builtin: demo\n"
-
-
 START = VALID + agent_yaml("alpha")
 
 
 @pytest.fixture(scope="module")
 def settings_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page, Path]]:
-    """One window for the module; `window` gives each test the file and the page as the app
-    opened them."""
+    """One window for the module, and its file; `window` gives each test both as the app opened
+    them."""
     folder = tmp_path_factory.mktemp("settings")
     config = folder / "settings.yaml"
     config.write_text(START, encoding="utf-8")
     with module_app(folder, ["--config", str(config)]) as (page, _proc):
-        yield page, folder
+        yield page, config
 
 
 @pytest.fixture
 def e2e_config(settings_window: tuple[Page, Path]) -> Path:
-    return settings_window[1] / "settings.yaml"
+    return settings_window[1]
 
 
 @pytest.fixture
-def window(settings_window: tuple[Page, Path], e2e_config: Path) -> Page:
+def window(settings_window: tuple[Page, Path]) -> Page:
     """The module's window on its own file again (a test may have opened another), that file
     as it started (saved through the app, so its theme and language apply), the page reloaded:
     what it showed and its unsaved edits gone."""
-    page, folder = settings_window
-    if api(page, "ConfigService", "Current")["path"] != str(e2e_config):
-        api(page, "ConfigService", "Open", str(e2e_config))
+    page, config = settings_window
+    if api(page, "ConfigService", "Current")["path"] != str(config):
+        api(page, "ConfigService", "Open", str(config))
     if api(page, "ConfigService", "Content") != START:
         assert api(page, "ConfigService", "Save", START) == []
-    return back_home(page, folder / "app.log")
+    return back_home(page, config.with_name("app.log"))  # module_app's log, beside the file
 
 
 def open_settings(page: Page) -> None:
