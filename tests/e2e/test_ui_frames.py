@@ -5,7 +5,7 @@ terminal under a flood) the page then got every other frame only: the frame gaps
 bench/ui_render.py and bench/terminal_stream.py (their figures are the benchmarks'; these tests
 hold what makes them). While the demo streams, the busy badges, the turn line and the typing
 dots stand still; a running command's spinner turns by steps from a timer (lib/ui/spinners.ts),
-not by a CSS animation."""
+not by a CSS animation. And a conversation at rest asks for no frames at all."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.e2e.window import animations_of_a_spinning_probe, back_home, module_app
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -52,6 +53,24 @@ def one_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Page,
 def page(one_window: tuple[Page, Path]) -> Page:
     page, folder = one_window
     return back_home(page, folder / "app.log", (1280, 820))
+
+
+# How many animation frames the page's own code asks for while `frames` frames pass (counted by
+# wrapping requestAnimationFrame, which the page's code calls through the global each time).
+FRAMES_ASKED = """async (frames) => {
+  const original = window.requestAnimationFrame;
+  let asked = 0;
+  window.requestAnimationFrame = (callback) => {
+    asked += 1;
+    return original.call(window, callback);
+  };
+  try {
+    for (let i = 0; i < frames; i += 1) await new Promise((next) => original.call(window, next));
+  } finally {
+    window.requestAnimationFrame = original;
+  }
+  return asked;
+}"""
 
 
 def open_agent(page: Page, name: str) -> None:
@@ -116,3 +135,25 @@ def test_a_running_commands_spinner_turns_by_steps_not_by_an_endless_animation(
     page.wait_for_selector(
         f"{CONVERSATION} [data-testid=terminal][data-exit-code='0']", timeout=WAIT
     )
+
+
+def test_an_open_conversation_at_rest_asks_for_no_frames(page: Page) -> None:
+    """The header's fit re-observed its parts at each measure, and each observation reported a
+    size, which measured again in the next frame: one frame asked for every frame, as long as
+    a conversation stayed open (a tenth of a core at rest; every frame is drawn and copied)."""
+    # The demo's row: under Agents, or under Direct messages once an earlier test talked to it.
+    rows = page.locator("[data-testid=direct-item], [data-testid=agent-item]", has_text="demo")
+    rows.first.click()
+    page.wait_for_selector(CONVERSATION)
+    send(page, "/echo hello")
+    page.wait_for_selector(f"{CONVERSATION} [data-role=agent][data-done=true]", timeout=WAIT)
+    counts: list[int] = []
+
+    def quiet() -> bool:
+        counts.append(page.evaluate(FRAMES_ASKED, 30))
+        return counts[-1] == 0
+
+    try:
+        wait_for(quiet, timeout=10, what="30 frames in which the page asked for none")
+    except AssertionError as error:
+        raise AssertionError(f"{error}; frames asked in each 30: {counts}") from None

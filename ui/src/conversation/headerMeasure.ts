@@ -58,6 +58,9 @@ function measure(header: HTMLElement, moreAlways: boolean): string[] {
   return folded;
 }
 
+// What is measured, besides the header itself: the name's parts, each action, the "⋯" button.
+const PARTS = "[data-fit-name] > *, [data-action], [data-fit-more]";
+
 /** Measures `header` now and after each change; `onfold` hears the folded ids when they change. */
 export function fitHeader(moreAlways: boolean, onfold: (folded: string[]) => void): Attachment<HTMLElement> {
   return (header) => {
@@ -66,11 +69,24 @@ export function fitHeader(moreAlways: boolean, onfold: (folded: string[]) => voi
     const sizes = new ResizeObserver(() => schedule());
     const changes = new MutationObserver(() => schedule());
 
+    // Only the parts that came are observed, and those that left forgotten: observing an
+    // element always reports its size once, so observing them all again at each run (as this
+    // did) made every run schedule the next: a frame drawn 60 times a second for as long as a
+    // conversation was open, its header unchanged (a tenth of a core, in the window at rest).
+    const observed = new Set<Element>();
     function observeAll(): void {
-      sizes.disconnect();
-      sizes.observe(header);
-      for (const part of header.querySelectorAll("[data-fit-name] > *, [data-action], [data-fit-more]")) {
-        sizes.observe(part);
+      const parts = new Set<Element>([header, ...header.querySelectorAll(PARTS)]);
+      for (const part of observed) {
+        if (!parts.has(part)) {
+          sizes.unobserve(part);
+          observed.delete(part);
+        }
+      }
+      for (const part of parts) {
+        if (!observed.has(part)) {
+          sizes.observe(part);
+          observed.add(part);
+        }
       }
     }
 
