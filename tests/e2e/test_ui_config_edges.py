@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.agents import agent_yaml
+from tests.e2e.editor import replace_editor_text
 from tests.e2e.window import api, back_home, module_app, running_app
 
 pytestmark = pytest.mark.e2e
@@ -59,12 +60,6 @@ def open_settings(page: Page) -> None:
     page.wait_for_selector("[data-testid=config-editor] .cm-content", timeout=WAIT)
 
 
-def replace_text(page: Page, text: str) -> None:
-    page.locator("[data-testid=config-editor] .cm-content").click()
-    page.keyboard.press("Control+a")
-    page.keyboard.insert_text(text)
-
-
 def test_a_missing_program_is_said_on_its_card_before_any_start(
     reading_window: Page, shots: Path
 ) -> None:
@@ -90,7 +85,7 @@ def test_one_warning_is_counted_as_a_warning_and_a_problem_beside_it_as_a_proble
     expect(window.get_by_test_id("problem-count")).to_have_count(0)
     expect(heading).not_to_contain_text("Problems")  # never "PROBLEMS 1" for a warning
 
-    replace_text(window, config_text(theme="blue", agents=GHOST))
+    replace_editor_text(window, config_text(theme="blue", agents=GHOST))
     expect(window.get_by_test_id("problem-count")).to_have_text("1 problem", timeout=WAIT)
     expect(window.get_by_test_id("warning-count")).to_have_text("1 warning")
     window.get_by_test_id("problems").screenshot(path=str(shots / "settings-counts.png"))

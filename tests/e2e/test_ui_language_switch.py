@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.agents import agent_yaml
+from tests.e2e.editor import replace_editor_text
 from tests.e2e.window import api, running_app
 
 pytestmark = pytest.mark.e2e
@@ -47,9 +48,7 @@ def test_the_settings_problems_are_in_the_new_language_at_once(window: Page, con
     page = window
     page.keyboard.press("Control+,")
     page.wait_for_selector("[data-testid=config-editor] .cm-content", timeout=WAIT)
-    page.locator("[data-testid=config-editor] .cm-content").click()
-    page.keyboard.press("Control+a")
-    page.keyboard.insert_text(CONFIG.replace("theme: light", "theme: purple"))
+    replace_editor_text(page, CONFIG.replace("theme: light", "theme: purple"))
     problem = page.get_by_test_id("problem")
     expect(problem).to_contain_text("must be one of", timeout=WAIT)
 

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.agents import agent_yaml
+from tests.e2e.editor import focus_editor, replace_editor_text
 from tests.e2e.window import api, back_home, module_app
 
 pytestmark = pytest.mark.e2e
@@ -63,13 +64,6 @@ def editor_text(page: Page) -> str:
     return "\n".join(line.rstrip("\n") for line in lines)
 
 
-def replace_text(page: Page, text: str) -> None:
-    """Selects everything in the editor and types `text` over it (as a paste would)."""
-    page.locator("[data-testid=config-editor] .cm-content").click()
-    page.keyboard.press("Control+a")
-    page.keyboard.insert_text(text)
-
-
 def test_a_broken_config_is_marked_at_its_line_and_not_saved_then_a_fix_saves(
     window: Page, e2e_config: Path, shots: Path
 ) -> None:
@@ -82,7 +76,7 @@ def test_a_broken_config_is_marked_at_its_line_and_not_saved_then_a_fix_saves(
     broken = VALID.replace("theme: light", "theme: blue").replace(
         "    builtin: demo", "    builtin: demo\n    colour: red"
     )
-    replace_text(window, broken)
+    replace_editor_text(window, broken)
     problem = window.locator("[data-testid=problem][data-line='1']")
     expect(problem).to_contain_text("theme must be one of", timeout=WAIT)
     expect(problem.locator("code").first).to_have_text("theme")  # backticks shown as code
@@ -104,7 +98,7 @@ def test_a_broken_config_is_marked_at_its_line_and_not_saved_then_a_fix_saves(
     expect(save).to_be_disabled()
     expect(save).to_have_attribute("title", re.compile("while the file has problems"))
     assert float(save.evaluate("(e) => getComputedStyle(e).opacity")) < 1
-    window.locator("[data-testid=config-editor] .cm-content").click()
+    focus_editor(window)
     window.keyboard.press("Control+s")
     expect(window.get_by_test_id("save-outcome")).to_have_attribute("data-outcome", "refused")
     expect(window.get_by_test_id("save-outcome")).to_contain_text("Not saved")
@@ -116,9 +110,7 @@ def test_a_broken_config_is_marked_at_its_line_and_not_saved_then_a_fix_saves(
     expect(lines.nth(0)).to_have_class("cm-line cm-activeLine")
 
     # Fixed, and saved with Ctrl+S from the editor (a warning does not prevent saving).
-    window.locator("[data-testid=config-editor] .cm-content").click()
-    window.keyboard.press("Control+a")
-    window.keyboard.insert_text(VALID.replace("theme: light", "theme: dark"))
+    replace_editor_text(window, VALID.replace("theme: light", "theme: dark"))
     expect(window.get_by_test_id("problems")).to_contain_text("No problems", timeout=WAIT)
     window.keyboard.press("Control+s")
     expect(window.get_by_test_id("save-outcome")).to_have_attribute("data-outcome", "saved")
@@ -135,7 +127,7 @@ def test_language_saved_from_the_editor_switches_the_labels_live(
     window.set_viewport_size({"width": 1200, "height": 780})
     open_settings(window)
     light = window.evaluate("getComputedStyle(document.body).backgroundColor")
-    replace_text(window, VALID.replace("language: en", "language: fr"))
+    replace_editor_text(window, VALID.replace("language: en", "language: fr"))
     window.get_by_test_id("save-button").click()
     expect(window.get_by_test_id("nav-settings")).to_contain_text("Paramètres", timeout=WAIT)
     expect(window.get_by_test_id("save-button")).to_have_text("Enregistrer")
@@ -167,7 +159,7 @@ def test_external_changes_reload_a_clean_buffer_and_are_offered_to_a_dirty_one(
     expect(window.get_by_test_id("disk-changed")).to_have_count(0)
 
     # Edits here, then another change on disk: asked, not overwritten.
-    window.locator("[data-testid=config-editor] .cm-content").click()
+    focus_editor(window)
     window.keyboard.press("Control+End")
     window.keyboard.insert_text("# mine\n")
     expect(window.get_by_test_id("settings-panel")).to_have_attribute("data-dirty", "true")
@@ -186,7 +178,7 @@ def test_external_changes_reload_a_clean_buffer_and_are_offered_to_a_dirty_one(
 def test_leaving_with_unsaved_changes_asks_first(window: Page, e2e_config: Path) -> None:
     open_settings(window)
     on_disk = e2e_config.read_text(encoding="utf-8")
-    window.locator("[data-testid=config-editor] .cm-content").click()
+    focus_editor(window)
     window.keyboard.press("Control+End")
     window.keyboard.insert_text("# unsaved\n")
 
@@ -205,7 +197,7 @@ def test_leaving_with_unsaved_changes_asks_first(window: Page, e2e_config: Path)
     # Ctrl+, again: the file as it is on disk, and "Save" in the dialog saves then leaves.
     open_settings(window)
     assert "# unsaved" not in editor_text(window)
-    window.locator("[data-testid=config-editor] .cm-content").click()
+    focus_editor(window)
     window.keyboard.press("Control+End")
     window.keyboard.insert_text("# kept\n")
     window.get_by_test_id("nav-agents").click()
@@ -263,13 +255,7 @@ def test_keys_are_completed_from_the_schema_under_the_csp(window: Page, shots: P
     window.wait_for_selector("[data-ready=true]", timeout=WAIT)
     window.set_viewport_size({"width": 1200, "height": 780})
     open_settings(window)
-    # A click on the last line, which is empty: CodeMirror places the cursor of a click in an
-    # update of its own, which under load came after Control+End and put it back mid-text (the
-    # spaces then went there). Wherever it lands now, it is on that line.
-    window.locator("[data-testid=config-editor] .cm-line").last.click()
-    expect(window.locator("[data-testid=config-editor] .cm-editor")).to_have_class(
-        re.compile(r"\bcm-focused\b"), timeout=WAIT
-    )
+    focus_editor(window)
     window.keyboard.press("Control+End")
     window.keyboard.insert_text("    ")
     # The keys reached the editor (under load, the lazily loaded editor may take its focus late).
@@ -307,7 +293,7 @@ def test_a_yaml_syntax_error_is_said_in_plain_words_at_its_line(window: Page, sh
     `-` shown as code, with the parser's words kept faint beside it and in the editor's tooltip."""
     window.set_viewport_size({"width": 1200, "height": 780})
     open_settings(window)
-    replace_text(window, "theme: light\n- name: demo\n")
+    replace_editor_text(window, "theme: light\n- name: demo\n")
 
     problem = window.locator("[data-testid=problem][data-line='2']")
     expect(problem).to_contain_text(
