@@ -121,6 +121,24 @@ def test_a_broken_config_is_marked_at_its_line_and_not_saved_then_a_fix_saves(
     window.screenshot(path=str(shots / "settings-dark.png"))
 
 
+COUNT_READS = """() => {
+  const service = window.pywebview.api.ConfigService;
+  const read = service.Content.bind(service);
+  window.__contentReads = 0;
+  service.Content = (...args) => { window.__contentReads += 1; return read(...args); };
+}"""
+
+
+def test_opening_the_settings_reads_the_file_once(window: Page) -> None:
+    """A second read, come back after the person had started typing, put the file's text back
+    over theirs (a whole run failed so: its typing was gone). It came from the panel's start
+    re-running when its first read ended, before the editor was even shown."""
+    window.evaluate(COUNT_READS)
+    open_settings(window)
+    expect(window.get_by_test_id("problems")).to_contain_text("No problems")
+    assert window.evaluate("window.__contentReads") == 1
+
+
 def test_language_saved_from_the_editor_switches_the_labels_live(
     window: Page, e2e_config: Path, shots: Path
 ) -> None:
