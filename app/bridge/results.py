@@ -10,6 +10,9 @@ sends that text as a JSON string, and the injected script (its `_checkValue`, pa
 app/bridge/csp.py) parses it once more: the page receives the same values as before, and
 `window.pywebview.api.<Service>.<Method>` keeps its parameters (pywebview reads them from the
 signature). The headless api (`Sidekicks.api`, tests, scripts) keeps returning models.
+
+Each answer waits, once its result is known, for the events emitted before it to reach the page
+(`settle`, the event pump's): the page then hears of a change before the answer that follows it.
 """
 
 from __future__ import annotations
@@ -50,13 +53,18 @@ class PageService:
     """One service as the page sees it: its exposed methods, answering JSON text. The service
     itself is private (pywebview lists public attributes only; the allow-list refuses the rest)."""
 
-    def __init__(self, service: object) -> None:
+    def __init__(self, service: object, settle: Callable[[], object]) -> None:
         self._service = service
+        self._settle = settle
 
 
-def page_api(api: object) -> PageApi:
+def _answer_at_once() -> None:
+    """No events to wait for (a page api without a pump)."""
+
+
+def page_api(api: object, settle: Callable[[], object] = _answer_at_once) -> PageApi:
     """The js_api for pywebview: every `<Service>.<Method>` allowlist.allowed_calls finds in
-    `api`, answering JSON text."""
+    `api`, answering JSON text once `settle` returned (after the call, failed or not)."""
     page = PageApi()
     methods: dict[str, dict[str, Callable[..., str]]] = {}
     for name in sorted(allowed_calls(api)):
@@ -66,7 +74,7 @@ def page_api(api: object) -> PageApi:
         methods.setdefault(service_name, {})[method_name] = _answering_text(method_name, function)
     for service_name, namespace in methods.items():
         kind = type(service_name, (PageService,), namespace)
-        setattr(page, service_name, kind(getattr(api, service_name)))
+        setattr(page, service_name, kind(getattr(api, service_name), settle))
     return page
 
 
@@ -75,7 +83,10 @@ def _answering_text(name: str, function: Callable[..., Any]) -> Callable[..., st
 
     @functools.wraps(function)  # keeps __exposed__ (the allow-list reads it) and the name
     def answer(self: PageService, *args: Any) -> str:
-        return encode(getattr(self._service, name)(*args))
+        try:
+            return encode(getattr(self._service, name)(*args))
+        finally:
+            self._settle()
 
     # pywebview gives the page's function the parameters of the signature it reads.
     answer.__signature__ = inspect.signature(function)  # type: ignore[attr-defined]

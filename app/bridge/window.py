@@ -119,7 +119,9 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
     checks.verify(backend)
     checks.load(backend)
     csp.install()
-    page_api = results.page_api(sk.api)  # the services' exposed methods, answering JSON text
+    pump = EventPump()  # sends with the window's run_js (given at start)
+    # The services' exposed methods, answering JSON text after the events emitted before.
+    page_api = results.page_api(sk.api, settle=pump.settle)
     allowlist.install(backend.bridge_module, page_api)  # issue #13: those methods and no other
     geometry = load_geometry()
     index = ui_index()
@@ -146,7 +148,6 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
     edge_navigation.install(app_page)
     gtk_navigation.install(app_page)
     cocoa_navigation.install(app_page)
-    pump = EventPump(window.run_js)
     unsubscribe = sk.events.subscribe(pump.put)
     attention = WindowAttention(window)  # the title's count; a clicked notification's front
     unsubscribe_attention = sk.events.subscribe(attention.on_event)
@@ -184,7 +185,7 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
     # makes the page reachable: a supervisor may send SIGTERM as soon as either happens.
     signal.signal(signal.SIGTERM, close_window)
     signal.signal(signal.SIGINT, close_window)
-    pump.start()
+    pump.start(window.run_js)
     attention.start()
     tester = SelfTest(window, pump.put, backend) if self_test else None
     if tester is not None:

@@ -87,6 +87,35 @@ def test_agent_state_events_arrive_live_and_in_order(reused_window: Page) -> Non
     assert states == ["starting", "ready", "error"]
 
 
+def test_an_answer_reaches_the_page_after_the_events_its_call_emitted(
+    reused_window: Page,
+) -> None:
+    """Answers went out on threads of their own and overtook the event pump: half of 20
+    Create calls had their channels:changed after the answer (pump.py's settle)."""
+    heard_before_answer = reused_window.evaluate(
+        """async () => {
+            const heard = [];
+            const dispatch = window.__sidekicks.dispatch;
+            window.__sidekicks.dispatch = (batch) => {
+                for (const [name] of batch) heard.push(name);
+                dispatch(batch);
+            };
+            const counts = [];
+            try {
+                for (let i = 0; i < 20; i++) {
+                    heard.length = 0;
+                    await window.pywebview.api.ChannelService.Create(`ordered ${i}`, '');
+                    counts.push(heard.filter((name) => name === 'channels:changed').length);
+                }
+            } finally {
+                window.__sidekicks.dispatch = dispatch;
+            }
+            return counts;
+        }"""
+    )
+    assert heard_before_answer == [1] * 20
+
+
 def test_message_deltas_stream_into_the_page(reused_window: Page) -> None:
     record_events(reused_window)
     direct = api(reused_window, "ChannelService", "Direct", "demo")

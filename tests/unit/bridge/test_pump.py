@@ -6,6 +6,8 @@ import json
 import threading
 from typing import Any
 
+import pytest
+
 from app.bridge.pump import MAX_BATCH, EventPump, coalesce, script_for
 from tests.waiting import wait_for
 
@@ -81,3 +83,66 @@ def test_a_stopped_pump_sends_nothing_more() -> None:
     pump.join()
     pump.put("agent:log", {"agent": "a", "line": "late"})
     assert page.received == []
+
+
+class HeldPage(Page):
+    """A page whose dispatcher runs only when the test lets it (`release`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.go = threading.Event()
+
+    def send(self, script: str) -> None:
+        self.go.wait(10)
+        super().send(script)
+
+
+def settle_in_thread(pump: EventPump) -> tuple[threading.Thread, list[bool]]:
+    outcome: list[bool] = []
+    thread = threading.Thread(target=lambda: outcome.append(pump.settle()), daemon=True)
+    thread.start()
+    return thread, outcome
+
+
+def test_an_answer_waits_for_the_events_put_before_it_and_not_for_later_ones() -> None:
+    page = HeldPage()
+    pump = EventPump()
+    pump.start(page.send)
+    pump.page_loaded()
+    pump.put("agent:log", {"agent": "a", "line": "before"})
+    waiting, outcome = settle_in_thread(pump)
+    waiting.join(0.2)
+    assert waiting.is_alive() and outcome == []  # its event has not reached the page
+    page.go.set()
+    waiting.join(5)
+    assert outcome == [True]
+    assert page.received[0][1]["line"] == "before"  # reached the page before the answer
+    assert pump.settle()  # nothing put since: at once
+    page.go.clear()
+    pump.put("agent:log", {"agent": "a", "line": "held"})
+    assert not pump.settle(timeout=0.05)  # gave up: the page holds it
+    page.go.set()
+    pump.stop()
+    pump.join()
+
+
+def test_no_answer_waits_without_a_page_or_after_the_pump_stopped() -> None:
+    page = HeldPage()
+    pump = EventPump(page.send)
+    pump.start()
+    pump.put("agent:log", {"agent": "a", "line": "before the page"})
+    assert pump.settle() is False  # no page to reach yet: the answer goes as it is
+    pump.page_loaded()
+    waiting, outcome = settle_in_thread(pump)
+    waiting.join(0.2)
+    assert waiting.is_alive()
+    pump.stop()  # the window closes while the page holds the batch
+    waiting.join(5)
+    assert outcome == [False]
+    page.go.set()
+    pump.join()
+
+
+def test_a_pump_needs_something_to_send_with() -> None:
+    with pytest.raises(ValueError, match="nothing to send with"):
+        EventPump().start()

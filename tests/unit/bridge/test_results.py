@@ -148,3 +148,30 @@ def test_an_error_still_reaches_the_page_as_pywebviews_error() -> None:
     util.js_bridge_call(window, "Failing.Fail", [], "id-2")  # type: ignore[arg-type]
     script = window.scripts.get(timeout=5)
     assert "isError: true" in script and "a sentence for the person" in script
+
+
+def test_each_answer_waits_for_the_events_emitted_before_it_even_a_failed_one() -> None:
+    """The event pump's `settle`: called once the result is known, before the answer leaves."""
+    order: list[str] = []
+
+    class Emitting:
+        @exposed
+        def Change(self) -> str:
+            order.append("changed")
+            return "done"
+
+        @exposed
+        def Fail(self) -> None:
+            order.append("failed")
+            raise ValueError("no")
+
+    class EmittingApi:
+        def __init__(self) -> None:
+            self.Emitting = Emitting()
+
+    window = FakeWindow(results.page_api(EmittingApi(), settle=lambda: order.append("settled")))
+    util.js_bridge_call(window, "Emitting.Change", [], "id-3")  # type: ignore[arg-type]
+    assert "done" in window.scripts.get(timeout=5)
+    util.js_bridge_call(window, "Emitting.Fail", [], "id-4")  # type: ignore[arg-type]
+    assert "isError: true" in window.scripts.get(timeout=5)
+    assert order == ["changed", "settled", "failed", "settled"]
