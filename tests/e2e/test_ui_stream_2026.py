@@ -89,10 +89,17 @@ def test_cost_compaction_and_a_sub_agent_are_shown_where_they_belong(
 
     send(page, "subagent")
     card = page.locator(f"{ANSWER} [data-part=tool]", has_text="Agent: Explore").last
-    # the sub-agent's question is asked under its own tool call, inside its card
-    prompt = card.locator("[data-part=subagent] [data-testid=permission]")
+    # the sub-agent's question is asked in its own tool call's card, first, above what the call
+    # shows (as the agent's own calls ask theirs), the card open while it asks
+    sub_call = card.locator("[data-part=subagent] [data-part=tool]", has_text="Read parser.py")
+    prompt = sub_call.locator("[data-testid=tool-question] [data-testid=permission]")
     prompt.wait_for(timeout=WAIT)
     assert "Read parser.py" in prompt.inner_text()
+    assert sub_call.get_attribute("open") is not None
+    assert card.locator("[data-part=subagent] [data-testid=permission]").count() == 1
+    question_box = sub_call.get_by_test_id("tool-question").bounding_box()
+    body_box = sub_call.locator(".body").first.bounding_box()
+    assert question_box and body_box and question_box["y"] < body_box["y"]
     prompt.locator("[data-option=yes]").click()
     sub = card.locator("[data-part=subagent][data-session=stream-child][data-state=idle]")
     sub.wait_for(timeout=WAIT, state="attached")

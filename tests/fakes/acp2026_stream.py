@@ -153,7 +153,8 @@ def subagent(sid: str) -> None:
     update(CHILD, {**prompt, "senderMessageId": "launch-1"})
     chunk(CHILD, "Looking in src/")
     update(CHILD, {"sessionUpdate": "tool_call", "toolCallId": "child-read",
-                   "title": "Read parser.py", "kind": "read", "status": "pending"})  # fmt: skip
+                   "title": "Read parser.py", "kind": "read", "status": "pending",
+                   "locations": [{"path": "/src/parser.py"}]})  # fmt: skip
     asked = request("session/request_permission", {
         "sessionId": CHILD,
         "toolCall": {"toolCallId": "child-read", "title": "Read parser.py", "kind": "read"},
