@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.agents import agent_yaml
 from tests.e2e.window import api, back_home, module_app, running_app
@@ -120,6 +120,20 @@ GEOMETRY = """() => {
 }"""
 
 
+# Where each item's label of the "⋯" menu starts (its first text): one edge for all, whether
+# the item has an icon, a check mark or neither.
+LABEL_STARTS = """() => [...document.querySelectorAll(
+    '[data-testid=conversation-menu] [role^=menuitem]')]
+  .filter((item) => item.getBoundingClientRect().width > 0)
+  .map((item) => {
+    const texts = document.createTreeWalker(item, NodeFilter.SHOW_TEXT,
+      { acceptNode: (n) => (n.textContent.trim() ? 1 : 3) });
+    const range = document.createRange();
+    range.selectNodeContents(texts.nextNode());
+    return range.getBoundingClientRect().left;
+  })"""
+
+
 def config_text(language: str) -> str:
     return (
         f"theme: light\nlanguage: {language}\nagents:\n"
@@ -190,6 +204,8 @@ def check_header(
         assert box is not None and size is not None
         assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5
         assert box["y"] + box["height"] <= size["height"] + 0.5, "the ⋯ menu runs off the window"
+        starts = page.evaluate(LABEL_STARTS)
+        assert max(starts) - min(starts) <= 1, f"the ⋯ items' labels start apart: {starts}"
         for action in folded:
             assert menu.locator(f"[data-action='{action}']").count() == 1, f"{action} not in ⋯"
             if action in IN_MENU:
@@ -380,6 +396,51 @@ def test_a_long_name_keeps_a_readable_width_and_says_itself_whole(
         if width == 1920:
             assert name["shown"] >= name["whole"], name
         shoot(page, shots, "en", width, "long-name")
+
+
+BUDGET_CHANNEL = "hand-off-budget-of-a-long-named-channel"
+REFUSE_BUDGETS = """() => {
+  window.pywebview.api.HandoffService.SetHandoffs = () =>
+    Promise.reject(new Error('the history could not be written'));
+}"""
+
+
+@pytest.mark.parametrize("language_window", ["en"], indirect=True)
+def test_a_hand_off_budget_picked_in_the_menu_is_set_and_a_refusal_is_said(
+    app: tuple[Page, str], shots: Path
+) -> None:
+    """Picked from "⋯" (its items unmount at the click), a refusal was said nowhere: it is said
+    in the window's toasts. The backend refuses only for a channel gone or a history that
+    refuses the write, neither of which leaves the channel on screen to pick from: the page's
+    call is made to fail the way it then would (the page reloads before the next test)."""
+    page, _language = app
+    api(page, "ChannelService", "Create", BUDGET_CHANNEL, "", ["alpha", "beta"])
+    page.locator("[data-testid=channel-item]", has_text=BUDGET_CHANNEL).click()
+    page.wait_for_selector(f"{CONVERSATION} [data-testid=members] [data-member=beta]")
+    slot = page.locator(f"{HEADER} [data-fit-actions] [data-action=handoffs]")
+    for width in (760, 700, 640, 600, 520):  # the long name leaves no room for it, at last
+        resize(page, width, 560)
+        if slot.get_attribute("data-folded") == "true":
+            break
+    assert slot.get_attribute("data-folded") == "true", "the hand-off budget never folded"
+    budget = slot.get_by_test_id("handoff-budget")
+
+    open_menu(page)
+    page.click(f"{MENU} [data-testid=handoff-budget] [role=menuitemradio][data-value='5']")
+    expect(budget).to_have_attribute("data-value", "5", timeout=WAIT)
+    assert page.get_by_test_id("handoff-budget-error").count() == 0
+
+    page.evaluate(REFUSE_BUDGETS)
+    open_menu(page)
+    page.click(f"{MENU} [data-testid=handoff-budget] [role=menuitemradio][data-value='1']")
+    toast = page.locator("[data-testid=toasts] [data-testid=handoff-budget-error]")
+    expect(toast).to_contain_text("Hand-offs not changed:", timeout=WAIT)
+    expect(toast).to_contain_text("Hand-offs not changed: The history could not be written")
+    expect(budget).to_have_attribute("data-value", "5")
+    assert not boxes_overlap(toast.bounding_box(), page.locator(HEADER).bounding_box())
+    shoot(page, shots, "en", int(page.viewport_size["width"]), "handoff-refused")  # type: ignore[index]
+    toast.get_by_role("button", name="Dismiss").click()
+    expect(toast).to_have_count(0)
 
 
 @pytest.fixture
