@@ -4,7 +4,7 @@ tree's mark, in no group of the tree's. Linux (the setsid program; the tree is f
 
 A program running `SETSID` starts `setsid sleep 600` and a Python child that calls os.setsid(),
 ignores SIGTERM, prints `armed` and sleeps; it prints `pids <itself> <sleeper> <child>` and
-sleeps too.
+sleeps too. `DAEMONIZES` is the same program ending once both have left.
 """
 
 from __future__ import annotations
@@ -21,6 +21,22 @@ SETSID = (
     f"child = subprocess.Popen([sys.executable, '-c', {LEFT!r}])\n"
     "print(f'pids {os.getpid()} {sleeper.pid} {child.pid}', flush=True)\n"
     "time.sleep(600)\n"
+)
+
+# SETSID that ends once its children left, leaving them running (a daemon's way). It ends only
+# when both have left and its child is armed, and says `armed` itself: a command's output is
+# read for DRAIN_GRACE (0.5 s) after it ended (app/workspace/commands.py), and a program that
+# ended at once left its child, slow to start under load, to say `armed` after that (a whole
+# run under load failed so; a child made to take 1 s before its setsid shows it every time).
+DAEMONIZES = (
+    "import os, subprocess, sys, time\n"
+    "sleeper = subprocess.Popen(['setsid', 'sleep', '600'])\n"
+    f"child = subprocess.Popen([sys.executable, '-c', {LEFT!r}], stdout=subprocess.PIPE,"
+    " text=True)\n"
+    "print(child.stdout.readline().strip(), flush=True)\n"
+    "while os.getsid(sleeper.pid) != sleeper.pid:\n"
+    "    time.sleep(0.01)\n"
+    "print(f'pids {os.getpid()} {sleeper.pid} {child.pid}', flush=True)\n"
 )
 
 

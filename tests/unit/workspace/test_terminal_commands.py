@@ -19,7 +19,7 @@ from app.workspace import commands
 from app.workspace import terminals as terminals_module
 from app.workspace.terminals import Terminals, command_line
 from tests.running import running
-from tests.setsid_children import SETSID, escaped_pids
+from tests.setsid_children import DAEMONIZES, SETSID, escaped_pids
 
 # Ending a command's whole tree: a POSIX process group gets SIGTERM, then SIGKILL; on Windows
 # its group CTRL_BREAK_EVENT, then its Job Object is terminated (an exit code, no signal).
@@ -221,7 +221,7 @@ def test_children_that_left_the_group_with_setsid_are_gone_after_each_way_of_end
     seen: dict[str, list[int]] = {}
 
     async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
-        script = SETSID if how != "exited" else SETSID.replace("time.sleep(600)\n", "")
+        script = SETSID if how != "exited" else DAEMONIZES
         tid = await terminals.create(python(script))
         await until(lambda: escaped_pids("".join(feed.data)))
         pids = seen["pids"] = escaped_pids("".join(feed.data))
@@ -285,10 +285,9 @@ def test_a_command_forgotten_past_the_cap_takes_what_it_left_running_with_it(
 ) -> None:
     monkeypatch.setattr(terminals_module, "MAX_TERMINALS", 1)
     quicker_kill(monkeypatch)
-    daemonizes = SETSID.replace("time.sleep(600)\n", "")  # it ends, its children stay
 
     async def scenario(terminals: Terminals, feed: RecordingFeed) -> None:
-        first = await terminals.create(python(daemonizes))
+        first = await terminals.create(python(DAEMONIZES))  # it ends, its children stay
         await until(lambda: escaped_pids("".join(feed.data)))
         pids = escaped_pids("".join(feed.data))
         await terminals.wait(first)
