@@ -438,7 +438,7 @@ def test_a_hand_off_budget_picked_in_the_menu_is_set_and_a_refusal_is_said(
     expect(toast).to_contain_text("Hand-offs not changed: The history could not be written")
     expect(budget).to_have_attribute("data-value", "5")
     assert not boxes_overlap(toast.bounding_box(), page.locator(HEADER).bounding_box())
-    shoot(page, shots, "en", int(page.viewport_size["width"]), "handoff-refused")  # type: ignore[index]
+    shoot(page, shots, "en", width, "handoff-refused")
     toast.get_by_role("button", name="Dismiss").click()
     expect(toast).to_have_count(0)
 

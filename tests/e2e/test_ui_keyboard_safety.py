@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.agents import agent_yaml
-from tests.e2e.window import api, back_home, module_app, text_of
+from tests.e2e.window import back_home, module_app, save_config, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -55,8 +55,7 @@ def keyboard_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
 def window_in(keyboard_window: tuple[Page, Path], language: str) -> Page:
     """The module's window in `language` (saved through the app, so it applies), reloaded."""
     page, config = keyboard_window
-    if api(page, "ConfigService", "Content") != config_text(language):
-        assert api(page, "ConfigService", "Save", config_text(language)) == []
+    save_config(page, config_text(language))
     return back_home(page, config.with_name("app.log"), size=(1280, 860))
 
 

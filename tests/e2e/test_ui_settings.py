@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.agents import agent_yaml
 from tests.e2e.editor import focus_editor, replace_editor_text
-from tests.e2e.window import api, back_home, module_app
+from tests.e2e.window import api, back_home, module_app, save_config
 
 pytestmark = pytest.mark.e2e
 
@@ -47,8 +47,7 @@ def window(settings_window: tuple[Page, Path]) -> Page:
     page, config = settings_window
     if api(page, "ConfigService", "Current")["path"] != str(config):
         api(page, "ConfigService", "Open", str(config))
-    if api(page, "ConfigService", "Content") != START:
-        assert api(page, "ConfigService", "Save", START) == []
+    save_config(page, START)
     return back_home(page, config.with_name("app.log"))  # module_app's log, beside the file
 
 

@@ -296,6 +296,13 @@ def api(page: Page, service: str, method: str, *args: Any) -> Any:
     )
 
 
+def save_config(page: Page, text: str) -> None:
+    """The configuration file holds `text`, saved through the app (so its theme and language
+    apply) unless it already does; `text` must be valid."""
+    if api(page, "ConfigService", "Content") != text:
+        assert api(page, "ConfigService", "Save", text) == []
+
+
 # A stylesheet of the test's own (constructed: the page's CSP governs <style> elements, not
 # these) that spins one element without end; how many animations the page then runs.
 _SPIN_ONE = """() => {

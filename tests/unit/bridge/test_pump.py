@@ -86,7 +86,7 @@ def test_a_stopped_pump_sends_nothing_more() -> None:
 
 
 class HeldPage(Page):
-    """A page whose dispatcher runs only when the test lets it (`release`)."""
+    """A page whose dispatcher runs only once the test lets it (`go`)."""
 
     def __init__(self) -> None:
         super().__init__()
