@@ -1,7 +1,10 @@
 """The idle window holds only what it shows (issue 29, memory): the settings editor's script
 (CodeMirror) and the terminal's (xterm) are not loaded, nor is pygit2's library mapped into the
-app's process, until they are used; then the settings editor loads on first use. The window's
-helper processes share one malloc arena (app/core/arenas.py); the agents do not inherit it.
+app's process, until they are used; then the settings editor loads on first use. Neither the
+idle page nor a first conversation makes an Intl date format (ICU's date data: 5 MB): the
+times shown are written by hand (ui/src/conversation/clock.ts), a tooltip's long date is made
+when the pointer comes. The window's helper processes share one malloc arena
+(app/core/arenas.py); the agents do not inherit it.
 
 bench/window.py measures what this saves (the idle tree's PSS beside a bare pywebview window)."""
 
@@ -13,7 +16,7 @@ import pytest
 from playwright.sync_api import Page
 
 from bench.proc_tree import descendants
-from tests.e2e.window import api, running_app
+from tests.e2e.window import api, running_app, wait_until_ready
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -55,6 +58,47 @@ def test_the_idle_window_loads_settings_and_git_on_first_use(
 def open_settings(page: Page) -> None:
     page.keyboard.press("Control+,")
     page.wait_for_selector("[data-testid=config-editor] .cm-content", timeout=WAIT)
+
+
+WARMED_UP = "() => document.documentElement.dataset.warmedUp === 'true'"
+# Counts the date formats the page makes, from before its own scripts run.
+COUNT_FORMATS = """(() => {
+  const Real = Intl.DateTimeFormat;
+  window.__dateFormats = 0;
+  Intl.DateTimeFormat = class extends Real {
+    constructor(...args) { super(...args); window.__dateFormats += 1; }
+  };
+})()"""
+INTL_CLOCK = """(iso) => new (Object.getPrototypeOf(Intl.DateTimeFormat))('en',
+  { hour: '2-digit', minute: '2-digit' }).format(new Date(iso)).replace(/\\s/gu, ' ')"""
+
+
+def test_the_idle_window_and_a_first_conversation_make_no_date_format(
+    e2e_config: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "app.log"
+    with running_app(["--config", str(e2e_config)], log) as (page, _proc):
+        page.add_init_script(COUNT_FORMATS)
+        page.reload()  # the page again, counted from its start
+        wait_until_ready(page, log)
+        page.wait_for_function(WARMED_UP, timeout=WAIT, polling=100)  # its idle work done too
+        direct = api(page, "ChannelService", "Direct", "demo")
+        api(page, "ChannelService", "Send", direct["id"], "/echo **hello**")
+        page.click("[data-testid=nav-agents]")
+        page.locator("[data-testid=direct-item]", has_text="demo").click()
+        answer = page.locator("[data-role=agent][data-done=true]")
+        answer.locator(".markdown strong").wait_for(timeout=WAIT)
+        assert page.evaluate("window.__dateFormats") == 0
+
+        # The time shown is the one Intl would write; the tooltip, its long date, on hover.
+        time = answer.locator("header time")
+        created = str(time.get_attribute("datetime"))
+        assert time.inner_text() == page.evaluate(INTL_CLOCK, created)
+        assert time.get_attribute("title") is None
+        time.hover()
+        wait_for(lambda: time.get_attribute("title"), timeout=WAIT / 1000)
+        assert created[:4] in str(time.get_attribute("title"))  # the year, in words' company
+        assert page.evaluate("window.__dateFormats") == 1
 
 
 def test_the_windows_helpers_get_one_malloc_arena_and_the_agents_do_not(

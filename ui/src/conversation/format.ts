@@ -2,32 +2,27 @@
 
 import type { Handoff, Message } from "../../bindings";
 import { i18n, t } from "../lib/i18n.svelte";
+import { clockOf } from "./clock";
 
-const timeFormats = new Map<string, Intl.DateTimeFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-function format(cache: Map<string, Intl.DateTimeFormat>, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const language = i18n.language;
-  let found = cache.get(language);
-  if (!found) {
-    found = new Intl.DateTimeFormat(language, options);
-    cache.set(language, found);
-  }
-  return found;
-}
-
-/** "14:03" for a message's createdAt. */
+/** "14:03" for a message's createdAt (clock.ts: no Intl). */
 export function timeOf(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : format(timeFormats, { hour: "2-digit", minute: "2-digit" }).format(date);
+  return Number.isNaN(date.getTime()) ? "" : clockOf(date, i18n.language);
 }
 
-/** The full date and time, for a tooltip. */
+/** The full date and time, for a tooltip (made when it is wanted: fullDate.ts). */
 export function dateTimeOf(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? ""
-    : format(dateFormats, { dateStyle: "full", timeStyle: "medium" }).format(date);
+  if (Number.isNaN(date.getTime())) return "";
+  const language = i18n.language;
+  let found = dateFormats.get(language);
+  if (!found) {
+    found = new Intl.DateTimeFormat(language, { dateStyle: "full", timeStyle: "medium" });
+    dateFormats.set(language, found);
+  }
+  return found.format(date);
 }
 
 /** What a system message says. */

@@ -1,48 +1,23 @@
-// One-time costs of showing messages, paid while the app is idle after it starts rather than
-// by the first conversation opened: the JavaScript engine compiles marked's lexer, its regular
-// expressions, the message components and the node building on first use (the first 100
-// messages took 2 to 3 times as long as the next 100), the date formats load their locale data
-// (≈50 ms). (highlight.js is not warmed up: code is coloured when idle, after a conversation
-// shows, and colouring a sample in each of its languages cost the idle window 7.4 MB.)
-// Nothing made here is shown or kept (a sample message is mounted in a detached element, then
-// unmounted); the steps run in idle moments only, so none delays input or a conversation.
+// A one-time cost of showing messages, paid while the app is idle after it starts rather than
+// by the first conversation opened: the JavaScript engine compiles the message components on
+// their first use. A few sample messages are mounted, in idle moments, into an element that is
+// never in the page, and unmounted.
+//
+// What is warmed up is chosen by what it buys against what the idle window then holds
+// (bench/ui_render.py and bench/window.py, docs/benchmarks.md "Frames" and "Memory"): the
+// components, with a one-word text, buy most of a first open's speed (37 → 31 ms for 100
+// messages) for no measurable memory. Not warmed up: the Markdown lexer (its texts are built
+// within a time budget per frame, so a cold lexer builds fewer of them first, it does not make
+// the open slower), the fonts and text caches (no faster), the date formats (none is made for
+// the times shown: conversation/clock.ts), and highlight.js (code is coloured when idle, after
+// a conversation shows). The earlier warm-up of all of these cost the idle window 8.8 MB.
 
 import { mount, unmount } from "svelte";
 import type { Message } from "../../../bindings";
-import { buildMarkdownNodes } from "../../lib/markdown";
-import { dateTimeOf, timeOf } from "../format";
 import MessageView from "../MessageView.svelte";
 
-// Every block and inline rule the lexer has, once.
-const SAMPLE = `## A heading
-
-Some *emphasis*, **strong**, ~~deleted~~, \`code\`, a [link](https://example.com "title") and
-<https://example.com>; a line
-that goes on.
-
-- a list item
-- [x] a task
-  1. nested, ordered
-
-> a quote
-
-| a | b |
-|:--|--:|
-| 1 | 2 |
-
-\`\`\`python
-def f(x: int) -> int:
-    return x + 1  # a comment
-\`\`\`
-
----
-`;
-
-// A few passes: the engine optimizes what runs more than once. The message views more (16
-// measured quicker first opens than 4, and 40 no quicker than 16: bench results in
-// docs/benchmarks.md, "Frames").
-const PASSES = 4;
-const MOUNTS = 16;
+// 4 mounts of each: the engine optimizes what runs more than once (measured in the bench).
+const MOUNTS = 4;
 
 function sample(role: "user" | "agent", i: number): Message {
   return {
@@ -51,7 +26,7 @@ function sample(role: "user" | "agent", i: number): Message {
     createdAt: new Date().toISOString(),
     role,
     agent: role === "agent" ? "warm-up" : "",
-    parts: [{ kind: "text", text: `${SAMPLE}\n${role} ${i}`, tool: null, plan: null, messageId: "", planId: "", planUri: "", removed: false, compaction: null, subagent: null }],
+    parts: [{ kind: "text", text: `${role} ${i}`, tool: null, plan: null, messageId: "", planId: "", planUri: "", removed: false, compaction: null, subagent: null }],
     done: true,
     queued: false,
     stopReason: null,
@@ -66,38 +41,12 @@ function sample(role: "user" | "agent", i: number): Message {
 }
 
 function steps(): (() => void)[] {
-  const now = new Date().toISOString();
-  return [
-    () => void (timeOf(now) + dateTimeOf(now)),
-    ...Array.from({ length: PASSES }, (_, i) => () => {
-      buildMarkdownNodes(SAMPLE, i % 2 === 1).cloneNode(true);
-    }),
-    ...Array.from({ length: MOUNTS }, (_, i) => () => {
-      const target = document.createElement("div"); // never in the page
-      const shown = [mount(MessageView, { target, props: { message: sample("user", i), onanswer: async () => {} } }),
-        mount(MessageView, { target, props: { message: sample("agent", i), continued: i > 1, onanswer: async () => {} } })];
-      for (const view of shown) void unmount(view);
-    }),
-    layOut,
-  ];
-}
-
-/** The first layout of messages loads their fonts (bold, italic, monospace) and fills the
- *  engine's text caches: here, once, with a sample laid out where it is never drawn (mounted,
- *  laid out and removed in one task: no frame, no test and no query of the page ever sees it). */
-function layOut(): void {
-  const host = document.createElement("div");
-  host.setAttribute("aria-hidden", "true");
-  host.inert = true;
-  // On the screen (a message far from it is not laid out: content-visibility), transparent.
-  host.style.cssText = "position:fixed;inset:0 auto auto 0;width:900px;opacity:0;pointer-events:none;z-index:-1";
-  document.body.append(host);
-  const shown = [mount(MessageView, { target: host, props: { message: sample("user", 0), onanswer: async () => {} } }),
-    mount(MessageView, { target: host, props: { message: sample("agent", 0), onanswer: async () => {} } })];
-  for (const text of host.querySelectorAll<HTMLElement>(".markdown")) text.replaceChildren(buildMarkdownNodes(SAMPLE));
-  void host.offsetHeight;
-  for (const view of shown) void unmount(view);
-  host.remove();
+  return Array.from({ length: MOUNTS }, (_, i) => () => {
+    const target = document.createElement("div"); // never in the page
+    const shown = [mount(MessageView, { target, props: { message: sample("user", i), onanswer: async () => {} } }),
+      mount(MessageView, { target, props: { message: sample("agent", i), continued: i > 1, onanswer: async () => {} } })];
+    for (const view of shown) void unmount(view);
+  });
 }
 
 let started = false;
