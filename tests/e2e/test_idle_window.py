@@ -1,6 +1,7 @@
 """The idle window holds only what it shows (issue 29, memory): the settings editor's script
 (CodeMirror) and the terminal's (xterm) are not loaded, nor is pygit2's library mapped into the
-app's process, until they are used; then the settings editor loads on first use. Neither the
+app's process, until they are used; then the settings editor loads on first use. The scripts
+are ASCII (held as one byte a character). Neither the
 idle page nor a first conversation makes an Intl date format (ICU's date data: 5 MB): the
 times shown are written by hand (ui/src/conversation/clock.ts), a tooltip's long date is made
 when the pointer comes. The window's helper processes share one malloc arena
@@ -22,6 +23,7 @@ from tests.waiting import wait_for
 pytestmark = pytest.mark.e2e
 
 WAIT = 20_000
+DIST = Path(__file__).resolve().parents[2] / "ui" / "dist" / "assets"  # what the window serves
 SCRIPTS = "() => performance.getEntriesByType('resource').map((e) => e.name.split('/').pop())"
 
 
@@ -48,6 +50,10 @@ def test_the_idle_window_loads_settings_and_git_on_first_use(
         loaded = page.evaluate(SCRIPTS)
         assert any(name.startswith("index-") for name in loaded), loaded  # the walk sees scripts
         assert not [n for n in loaded if n.startswith(("SettingsPanel-", "xterm-"))], loaded
+        for name in [n for n in loaded if n.endswith(".js")]:
+            # A script with any character beyond Latin-1 is held as UTF-16: twice its size.
+            script = (DIST / name).read_bytes()
+            assert script.isascii(), f"{name} is not ASCII (ui/vite.config.ts: charset)"
         assert mapped(proc.pid, "site-packages/PyQt6")  # the walk reads the app's own maps
         assert not mapped(proc.pid, "pygit2"), "pygit2 is loaded by an idle window"
 
