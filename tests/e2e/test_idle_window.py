@@ -1,11 +1,11 @@
 """The idle window holds only what it shows (issue 29, memory): the settings editor's script
 (CodeMirror) and the terminal's (xterm) are not loaded, nor is pygit2's library mapped into the
 app's process, until they are used; then the settings editor loads on first use. The scripts
-are ASCII (held as one byte a character). Neither the
-idle page nor a first conversation makes an Intl date format (ICU's date data: 5 MB): the
-times shown are written by hand (ui/src/conversation/clock.ts), a tooltip's long date is made
-when the pointer comes. The window's helper processes share one malloc arena
-(app/core/arenas.py); the agents do not inherit it.
+are ASCII (held as one byte a character). Neither the idle page nor a first conversation makes
+an Intl date format (ICU's date data: 5 MB): the times shown are written by hand
+(ui/src/conversation/clock.ts), a tooltip's long date is made when the pointer comes. The
+window's helper processes share one malloc arena (app/core/arenas.py); the agents do not
+inherit it.
 
 bench/window.py measures what this saves (the idle tree's PSS beside a bare pywebview window)."""
 
