@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.agents import agent_yaml
-from tests.e2e.window import api, back_home, module_app, running_app
+from tests.e2e.window import api, back_home, module_app, open_conversation, running_app
 
 pytestmark = pytest.mark.e2e
 
@@ -327,8 +327,7 @@ def test_the_header_fits_at_every_width(app: tuple[Page, str], shots: Path) -> N
     page, language = app
     report: dict[str, Any] = {}
     resize(page, 1280, 820)
-    page.locator(AGENT_ROW, has_text="Demo").first.click()
-    page.wait_for_selector(CONVERSATION)
+    open_conversation(page, AGENT_ROW, "Demo")
     box = page.locator("[data-testid=composer-input]")
     box.fill("/echo hello")
     box.press("Escape")  # closes the command completion, so that Enter sends
@@ -351,7 +350,7 @@ def test_the_header_fits_at_every_width(app: tuple[Page, str], shots: Path) -> N
 
     members = ["demo", "alpha", "beta"]
     api(page, "ChannelService", "Create", CHANNEL, "Header check: three members", members)
-    page.locator("[data-testid=channel-item]", has_text=CHANNEL).click()
+    open_conversation(page, "[data-testid=channel-item]", CHANNEL)
     page.wait_for_selector(f"{CONVERSATION} [data-testid=members] [data-member=beta]")
     for width, height in WIDTHS:
         resize(page, width, height)
@@ -380,8 +379,7 @@ def test_a_long_name_keeps_a_readable_width_and_says_itself_whole(
     app: tuple[Page, str], shots: Path
 ) -> None:
     page, _language = app
-    page.locator(AGENT_ROW, has_text="Beta").first.click()
-    page.wait_for_selector(CONVERSATION)
+    open_conversation(page, AGENT_ROW, LONG_TITLE)
     box = page.locator("[data-testid=composer-input]")
     box.fill("hello")
     box.press("Enter")  # its answer reports its context usage: the header's meter
@@ -415,7 +413,7 @@ def test_a_hand_off_budget_picked_in_the_menu_is_set_and_a_refusal_is_said(
     call is made to fail the way it then would (the page reloads before the next test)."""
     page, _language = app
     api(page, "ChannelService", "Create", BUDGET_CHANNEL, "", ["alpha", "beta"])
-    page.locator("[data-testid=channel-item]", has_text=BUDGET_CHANNEL).click()
+    open_conversation(page, "[data-testid=channel-item]", BUDGET_CHANNEL)
     page.wait_for_selector(f"{CONVERSATION} [data-testid=members] [data-member=beta]")
     slot = page.locator(f"{HEADER} [data-fit-actions] [data-action=handoffs]")
     for width in (760, 700, 640, 600, 520):  # the long name leaves no room for it, at last
@@ -465,8 +463,7 @@ def test_changes_come_first_in_the_header_at_every_width(
 ) -> None:
     page, work = worker
     resize(page, 1280, 820)
-    page.locator(AGENT_ROW, has_text="Worker").first.click()
-    page.wait_for_selector(CONVERSATION)
+    open_conversation(page, AGENT_ROW, "Worker")
     box = page.locator("[data-testid=composer-input]")
     box.fill(json.dumps([{"write": str(work / "notes.txt"), "text": "two\n"}]))
     box.press("Escape")

@@ -323,3 +323,18 @@ def animations_of_a_spinning_probe(page: Page) -> int:
     """0 where the page stops animations (reduced motion: app.css), 1 where it lets them run."""
     running: int = page.evaluate(_SPIN_ONE)
     return running
+
+
+SHOWN_CONVERSATION = """(title) => !!document.querySelector(
+  '[data-testid=conversation][data-loaded=true]')
+  && (document.querySelector('#conversation-title')?.textContent ?? '').includes(title)"""
+
+
+def open_conversation(page: Page, row: str, title: str, timeout_ms: int = 30_000) -> None:
+    """Clicks the first sidebar `row` (a selector) naming `title` and waits for that
+    conversation: a shared window reloaded by `back_home` shows again the conversation last on
+    screen, loaded already, while the click's own may still be opening (an agent's first
+    conversation is made by the click). Waiting for any loaded conversation, a test typed into
+    the previous one."""
+    page.locator(row, has_text=title).first.click()
+    page.wait_for_function(SHOWN_CONVERSATION, arg=title, timeout=timeout_ms, polling=50)
