@@ -16,7 +16,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page
 
-from tests.e2e.window import back_home, module_app, record_events, recorded, running_app, text_of
+from tests.e2e.window import (
+    back_home,
+    module_app,
+    open_conversation,
+    record_events,
+    recorded,
+    running_app,
+    text_of,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -133,8 +141,7 @@ def test_a_turn_that_writes_and_runs_is_reviewed_and_reverted_from_the_window(
 ) -> None:
     page, work = desk(workshop, "worker")
     notes, new = work / "notes.txt", work / "hello.py"
-    page.locator("[data-testid=agent-item]", has_text="Worker").click()
-    page.wait_for_selector(CONVERSATION)
+    open_conversation(page, "[data-testid=agent-item]", "Worker")
     assert page.locator("[data-testid=changes-button]").count() == 0  # nothing changed yet
     record_events(page)
 
@@ -268,8 +275,7 @@ def test_an_answer_opens_its_own_changes_and_a_conflict_is_noticed(
 ) -> None:
     page, work = desk(workshop, "builder")
     notes = work / "notes.txt"
-    page.locator("[data-testid=agent-item]", has_text="Builder").click()
-    page.wait_for_selector(CONVERSATION)
+    open_conversation(page, "[data-testid=agent-item]", "Builder")
     send(page, json.dumps([{"read": str(notes)}]))
     page.wait_for_selector(f"{MESSAGE}[data-role=agent][data-done=true]", timeout=WAIT)
 
@@ -356,8 +362,7 @@ def test_fifty_commands_make_terminals_only_for_the_cards_on_screen(
     workshop: tuple[Page, Path],
 ) -> None:
     page, _work = desk(workshop, "counter")
-    page.locator("[data-testid=agent-item]", has_text="Counter").click()
-    page.wait_for_selector(CONVERSATION)
+    open_conversation(page, "[data-testid=agent-item]", "Counter")
     runs = [
         {"run": "printf", "args": [f"\\033[3{i % 7 + 1}mline {i}\\033[0m\\n"]} for i in range(50)
     ]
@@ -401,8 +406,7 @@ def test_a_write_through_a_link_is_asked_as_its_real_target_and_recorded_so(
     outside.mkdir()
     (outside / "target.txt").write_text(ORIGINAL, encoding="utf-8")
     (work / "door.txt").symlink_to(outside / "target.txt")
-    page.locator("[data-testid=agent-item]", has_text="Linker").click()
-    page.wait_for_selector(CONVERSATION)
+    open_conversation(page, "[data-testid=agent-item]", "Linker")
     send(page, json.dumps([{"write": str(work / "door.txt"), "text": EDITED}]))
     prompt = page.locator("[data-testid=permission][data-state=pending]")
     prompt.wait_for(timeout=WAIT)

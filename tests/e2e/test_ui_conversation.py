@@ -18,7 +18,7 @@ from app.history.lmdb_store import LmdbHistory
 from app.models.conversation import Channel, Message, Part
 from app.paths import data_dir
 from tests.agents import agent_yaml
-from tests.e2e.window import api, back_home, module_app, text_of, until
+from tests.e2e.window import api, back_home, module_app, open_conversation, text_of, until
 
 pytestmark = pytest.mark.e2e
 
@@ -164,8 +164,7 @@ def type_preview(page: Page, text: str) -> dict[str, str]:
 
 
 def open_channel(page: Page, name: str) -> None:
-    page.locator("[data-testid=channel-item]", has_text=name).click()
-    page.wait_for_selector(CONVERSATION)
+    open_conversation(page, "[data-testid=channel-item]", name)
     page.wait_for_function(
         "(n) => document.querySelector('#conversation-title')?.textContent.trim() === n", arg=name
     )
@@ -189,8 +188,7 @@ def create_channel(page: Page, name: str, description: str = "") -> None:
 def test_a_direct_turn_shows_every_part_kind(app: Page, shots: Path) -> None:
     page = app
     # One click on the agent's entry opens its direct conversation.
-    page.locator("[data-testid=agent-item]", has_text="demo").click()
-    page.wait_for_selector(CONVERSATION)
+    open_conversation(page, "[data-testid=agent-item]", "demo")
     assert page.inner_text("#conversation-title").startswith("demo")
     assert page.locator("[data-testid=direct-item]", has_text="demo").count() == 1
     assert preview(page)["recipients"] == "demo"
@@ -400,8 +398,7 @@ def test_a_channel_routes_by_mentions_then_last_responder(app: Page, shots: Path
 
 def test_messages_queue_then_stop_cancels_them(app: Page, shots: Path) -> None:
     page = app
-    page.locator("[data-testid=agent-item]", has_text="slowpoke").click()
-    page.wait_for_selector(CONVERSATION)
+    open_conversation(page, "[data-testid=agent-item]", "slowpoke")
     send(page, "first")
     wait_messages(page, "ms.some(m => m.agent === 'slowpoke' && m.text.includes('tick 3'))")
     assert "@slowpoke is answering" in page.inner_text("[data-testid=turn]")
@@ -452,8 +449,7 @@ def test_messages_queue_then_stop_cancels_them(app: Page, shots: Path) -> None:
 
 def test_a_permission_rejected_then_allowed_counts_refusals(app: Page, shots: Path) -> None:
     page = app
-    page.locator("[data-testid=agent-item]", has_text="asker").click()
-    page.wait_for_selector(CONVERSATION)
+    open_conversation(page, "[data-testid=agent-item]", "asker")
     send(page, "may I?")
     first = page.locator("[data-testid=permission][data-state=pending]")
     first.wait_for(timeout=WAIT)
@@ -488,8 +484,7 @@ def test_a_permission_rejected_then_allowed_counts_refusals(app: Page, shots: Pa
 def test_failures_show_in_the_conversation(app: Page, shots: Path) -> None:
     page = app
     # An agent that dies mid-answer: the answer ends with its error and last stderr lines.
-    page.locator("[data-testid=agent-item]", has_text="crasher").click()
-    page.wait_for_selector(CONVERSATION)
+    open_conversation(page, "[data-testid=agent-item]", "crasher")
     send(page, "hello")
     error = page.locator(f"{MESSAGE}[data-role=agent] [data-testid=message-error]")
     error.wait_for(timeout=WAIT)

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.agents import agent_yaml
-from tests.e2e.window import back_home, module_app, running_app
+from tests.e2e.window import back_home, module_app, open_conversation, running_app
 
 pytestmark = pytest.mark.e2e
 
@@ -55,8 +55,7 @@ def test_the_export_menu_saves_the_conversation_in_each_format(
     app: tuple[Page, Path], shots: Path
 ) -> None:
     page, exports = app
-    page.locator("[data-testid=agent-item]", has_text="alpha").click()
-    page.wait_for_selector(CONVERSATION)
+    open_conversation(page, "[data-testid=agent-item]", "alpha")
     box = page.locator("[data-testid=composer-input]")
     box.fill('look: <img src=x onerror="alert(1)"> **bold**')
     box.press("Enter")

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.agents import agent_yaml
-from tests.e2e.window import back_home, module_app
+from tests.e2e.window import back_home, module_app, open_conversation
 
 pytestmark = pytest.mark.e2e
 
@@ -52,10 +52,7 @@ def page(inbox_window: tuple[Page, Path]) -> Page:
 
 def open_direct(page: Page, agent: str) -> None:
     """The agent's direct conversation, from the sidebar (its first time or again)."""
-    page.locator(
-        "[data-testid=agent-item], [data-testid=direct-item]", has_text=agent
-    ).first.click()
-    page.wait_for_selector(CONVERSATION)
+    open_conversation(page, "[data-testid=agent-item], [data-testid=direct-item]", agent)
     page.wait_for_function(f"() => document.activeElement?.matches('{BOX}')", timeout=WAIT)
 
 

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.agents import agent_yaml
-from tests.e2e.window import back_home, module_app, save_config, text_of
+from tests.e2e.window import back_home, module_app, open_conversation, save_config, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -60,8 +60,7 @@ def window_in(keyboard_window: tuple[Page, Path], language: str) -> Page:
 
 
 def open_direct(page: Page, agent: str) -> None:
-    page.locator("[data-testid=agent-item]", has_text=agent).click()
-    page.wait_for_selector(CONVERSATION)
+    open_conversation(page, "[data-testid=agent-item]", agent)
     page.wait_for_function(f"() => document.activeElement?.matches('{BOX}')", timeout=WAIT)
 
 

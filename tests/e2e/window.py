@@ -327,7 +327,8 @@ def animations_of_a_spinning_probe(page: Page) -> int:
 
 SHOWN_CONVERSATION = """(title) => !!document.querySelector(
   '[data-testid=conversation][data-loaded=true]')
-  && (document.querySelector('#conversation-title')?.textContent ?? '').includes(title)"""
+  && (document.querySelector('#conversation-title')?.textContent ?? '').toLowerCase()
+    .includes(title.toLowerCase())"""
 
 
 def open_conversation(page: Page, row: str, title: str, timeout_ms: int = 30_000) -> None:
