@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 from bench.sizes import TINY, count, pick  # noqa: E402
-from tests.e2e.window import end_driver, running_app  # noqa: E402
+from tests.e2e.window import WARMED_UP, end_driver, running_app  # noqa: E402
 
 MARKDOWN_MESSAGES = pick(100, 10)  # 50 `/echo` prompts and their 50 answers
 PACED_RATE, PACED_SECONDS = 2000, pick(10.0, 0.5)
@@ -299,7 +299,7 @@ def measure_settled(page: Any) -> dict[str, Any]:
     page.evaluate(TIME_CONVERSATION)
     try:
         page.wait_for_function(
-            "() => document.documentElement.dataset.warmedUp === 'true'",
+            WARMED_UP,
             timeout=SETTLE_MS,
             polling=100,
         )

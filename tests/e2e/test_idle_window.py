@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page
 
 from bench.proc_tree import descendants
-from tests.e2e.window import api, running_app, wait_until_ready
+from tests.e2e.window import WARMED_UP, api, running_app, wait_until_ready
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -66,7 +66,6 @@ def open_settings(page: Page) -> None:
     page.wait_for_selector("[data-testid=config-editor] .cm-content", timeout=WAIT)
 
 
-WARMED_UP = "() => document.documentElement.dataset.warmedUp === 'true'"
 # Counts the date formats the page makes, from before its own scripts run.
 COUNT_FORMATS = """(() => {
   const Real = Intl.DateTimeFormat;

@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.window import api, running_app
+from tests.e2e.window import WARMED_UP, api, running_app
 
 pytestmark = pytest.mark.e2e
 
-WARMED_UP = "() => document.documentElement.dataset.warmedUp === 'true'"
 CONVERSATION = "[data-testid=conversation][data-loaded=true]"
 
 

@@ -325,6 +325,9 @@ def animations_of_a_spinning_probe(page: Page) -> int:
     return running
 
 
+# The page's root says its idle warm-up of the message views is done (conversation/parts/warmUp.ts).
+WARMED_UP = "() => document.documentElement.dataset.warmedUp === 'true'"
+
 SHOWN_CONVERSATION = """(title) => !!document.querySelector(
   '[data-testid=conversation][data-loaded=true]')
   && (document.querySelector('#conversation-title')?.textContent ?? '').toLowerCase()
