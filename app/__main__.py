@@ -63,10 +63,21 @@ def stop_signals() -> list[signal.Signals]:
     return [getattr(signal, name) for name in names if hasattr(signal, name)]
 
 
-def _run_headless(app: Sidekicks) -> None:
+def _run_headless(args: argparse.Namespace) -> int:
+    from app.sidekicks import Sidekicks
+
+    app = Sidekicks(config=args.config, tuning=tuning_from_environment()).start()
+    try:
+        _serve_headless(app)
+    finally:
+        app.close()
+    return 0
+
+
+def _serve_headless(app: Sidekicks) -> None:
     # Handled before the ready line is printed: a supervisor may send SIGTERM the moment it reads
-    # it, and must still get a clean close (app.close() in main, exit code 0), not the default
-    # kill. Ctrl-C too, so that it never ends in a KeyboardInterrupt traceback.
+    # it, and must still get a clean close (app.close() in _run_headless, exit code 0), not the
+    # default kill. Ctrl-C too, so that it never ends in a KeyboardInterrupt traceback.
     stop = threading.Event()
     for number in stop_signals():
         signal.signal(number, lambda *_: stop.set())
@@ -78,6 +89,57 @@ def _run_headless(app: Sidekicks) -> None:
     # In steps: Windows runs a signal's handler only once the main thread's wait returns.
     while not stop.wait(0.5):
         pass
+
+
+def _run_window(args: argparse.Namespace) -> int:
+    """The window opens while the backend starts on its own thread (app/bridge/starting.py),
+    the configuration resolved first: a file that cannot be read is said with no window."""
+    from app.bridge.csp import BridgePatchError
+    from app.bridge.http_server import ServerNotListening
+    from app.bridge.self_test import report, requested
+    from app.bridge.starting import BackgroundStart
+    from app.config.startup import startup_config
+    from app.core.errors import ConfigError
+
+    startup = startup_config(args.config)  # raises ConfigError before any window
+    tuning = tuning_from_environment()
+
+    def start() -> Sidekicks:
+        from app.sidekicks import Sidekicks
+
+        return Sidekicks(config=args.config, tuning=tuning).start(startup)
+
+    starting = BackgroundStart(start).begin()
+    code = 0
+    try:
+        from app.bridge.window import run_window
+
+        try:
+            code = run_window(starting, self_test=requested(args.self_test))
+        except BridgePatchError as err:
+            # pywebview changed under a patch: no window rather than a broken bridge.
+            logging.getLogger("app").error("refusing to open the window: %s", err)
+            print(f"sidekicks: {err}", file=sys.stderr)
+            report(f"refused to open the window: {err}")
+            code = 3
+        except ServerNotListening as err:
+            # No port could serve the page: say why rather than end on a traceback.
+            logging.getLogger("app").error("could not open the window: %s", err)
+            print(f"sidekicks: {err}", file=sys.stderr)
+            report(f"could not open the window: {err}")
+            code = 1
+        try:
+            starting.result()  # what its start raised, said here (the window closed then)
+        except ConfigError as err:  # read when resolved, unreadable when opened
+            print(f"sidekicks: {err}", file=sys.stderr)
+            code = 2
+        except Exception as err:
+            logging.getLogger("app").exception("the backend did not start")
+            print(f"sidekicks: the backend did not start: {err!r}", file=sys.stderr)
+            code = 1
+    finally:
+        starting.close()
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,39 +160,12 @@ def main(argv: list[str] | None = None) -> int:
 
     limit_arenas()  # before the core's threads and the window's processes start
     from app.core.errors import ConfigError
-    from app.sidekicks import Sidekicks
 
     try:
-        app = Sidekicks(config=args.config, tuning=tuning_from_environment()).start()
+        code = _run_headless(args) if args.headless else _run_window(args)
     except ConfigError as err:
         print(f"sidekicks: {err}", file=sys.stderr)
         return 2
-    code = 0
-    try:
-        if args.headless:
-            _run_headless(app)
-        else:
-            from app.bridge.csp import BridgePatchError
-            from app.bridge.http_server import ServerNotListening
-            from app.bridge.self_test import report, requested
-            from app.bridge.window import run_window
-
-            try:
-                code = run_window(app, self_test=requested(args.self_test))
-            except BridgePatchError as err:
-                # pywebview changed under a patch: no window rather than a broken bridge.
-                logging.getLogger("app").error("refusing to open the window: %s", err)
-                print(f"sidekicks: {err}", file=sys.stderr)
-                report(f"refused to open the window: {err}")
-                code = 3
-            except ServerNotListening as err:
-                # No port could serve the page: say why rather than end on a traceback.
-                logging.getLogger("app").error("could not open the window: %s", err)
-                print(f"sidekicks: {err}", file=sys.stderr)
-                report(f"could not open the window: {err}")
-                code = 1
-    finally:
-        app.close()
     if not args.headless:
         # The window is gone and the backend closed (agents stopped, history flushed). A bridge
         # call in flight when the window closed can leave one of pywebview's threads waiting

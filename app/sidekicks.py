@@ -30,7 +30,7 @@ from app.channels.parts import ChannelParts
 from app.channels.service import ChannelService
 from app.channels.session_service import SessionService
 from app.config.service import ConfigService
-from app.config.startup import startup_config
+from app.config.startup import Startup, startup_config
 from app.config.store import ConfigStore
 from app.core import leftovers
 from app.core.loop import LoopThread
@@ -122,10 +122,12 @@ class Sidekicks:
             WorktreeService=WorktreeService(parts.isolation, parts.worktrees, core),
         )
 
-    def start(self) -> Sidekicks:
-        """Resolves the configuration to open (raises ConfigError if it cannot be read)."""
+    def start(self, startup: Startup | None = None) -> Sidekicks:
+        """Opens `startup`, else the configuration the flag resolves to (raises ConfigError if
+        it cannot be read). The window resolves it itself, before the backend starts on its own
+        thread (app/bridge/starting.py): a file that cannot be read is said with no window."""
         leftovers.sweep_in_background()  # what a killed earlier run left (never delays the start)
-        startup = startup_config(self._config_flag)
+        startup = startup or startup_config(self._config_flag)
         self._core.start()
         self._started = True
         try:

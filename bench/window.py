@@ -138,6 +138,7 @@ def event_figures(port: int, sk: Any, results: dict[str, Any]) -> None:
 
 def measure_events() -> dict[str, Any]:
     from app import Sidekicks
+    from app.bridge.starting import BackgroundStart
     from app.bridge.window import run_window
     from app.core.arenas import limit_arenas
 
@@ -150,13 +151,14 @@ def measure_events() -> dict[str, Any]:
     config = Path(folder) / "bench.yaml"
     config.write_text("agents:\n  - name: demo\n    builtin: demo\n", encoding="utf-8")
     results: dict[str, Any] = {}
-    sk = Sidekicks(config=config).start()
+    sk = Sidekicks(config=config).start()  # started first: the driver emits through its bus
     driver = threading.Thread(target=event_figures, args=(port, sk, results), daemon=True)
     driver.start()
+    starting = BackgroundStart(lambda: sk).begin()
     try:
-        run_window(sk)
+        run_window(starting)
     finally:
-        sk.close()
+        starting.close()
     driver.join(5)
     if "paced_p99" not in results:
         raise SystemExit("the event figures were not measured: see the driver's error above")

@@ -1,5 +1,9 @@
 """The desktop window: pywebview hosting ui/dist, the services as its js_api, events pumped in.
 
+The window opens while the backend starts on its own thread (starting.py): this module imports
+none of it (tests/unit/test_start_up_imports.py), and the page gets its api once the backend is
+there (late_api.py).
+
 Linux uses the Qt backend (PyQt6; DESIGN §5; WebKitGTK with $SIDEKICKS_GUI=gtk), macOS and
 Windows their native ones (cocoa, edgechromium): backends.py, checked by checks.py at each start.
 Closing the window stops the answers and every agent and closes the history (Sidekicks.close,
@@ -14,8 +18,9 @@ import logging
 import os
 import signal
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.bridge import (
     allowlist,
@@ -26,18 +31,21 @@ from app.bridge import (
     edge_navigation,
     gtk_navigation,
     qt_navigation,
-    results,
 )
-from app.bridge.backends import gui_backend, running_backend
+from app.bridge.backends import Backend, gui_backend, running_backend
 from app.bridge.geometry import MIN_SIZE, Geometry, load_geometry, save_geometry
 from app.bridge.http_server import ListeningServer
+from app.bridge.late_api import LateApi
 from app.bridge.navigation import AppPage
 from app.bridge.pump import EventPump
 from app.bridge.self_test import SelfTest
+from app.bridge.starting import BackgroundStart
 from app.bridge.window_attention import WindowAttention
 from app.paths import resource_path
-from app.sidekicks import Sidekicks
 from app.version import __version__
+
+if TYPE_CHECKING:
+    from app.sidekicks import Sidekicks
 
 log = logging.getLogger(__name__)
 
@@ -109,8 +117,9 @@ def choose_folder(window: Any) -> str:
     return str(result[0] if isinstance(result, list | tuple) else result)
 
 
-def run_window(sk: Sidekicks, self_test: bool = False) -> int:
-    """Runs the window until it closes; the exit code (a self-test's verdict, else 0)."""
+def run_window(starting: BackgroundStart, self_test: bool = False) -> int:
+    """Runs the window until it closes, connected to the backend `starting` gives once it has
+    started; the exit code (a self-test's verdict, else 0). The caller closes the backend."""
     import webview
 
     backend = running_backend()
@@ -120,16 +129,15 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
     checks.load(backend)
     csp.install()
     pump = EventPump()  # sends with the window's run_js (given at start)
-    # The services' exposed methods, answering JSON text after the events emitted before.
-    page_api = results.page_api(sk.api, settle=pump.settle)
-    allowlist.install(backend.bridge_module, page_api)  # issue #13: those methods and no other
+    late_api = LateApi()
+    allowlist.install(backend.bridge_module, late_api)  # issue #13: nothing until the api is there
     geometry = load_geometry()
     index = ui_index()
     window = webview.create_window(
         TITLE,
         url=str(index) if index.is_file() else None,
         html=None if index.is_file() else MISSING_UI,
-        js_api=page_api,
+        js_api=late_api,
         width=geometry.width,
         height=geometry.height,
         x=geometry.x,
@@ -148,9 +156,7 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
     edge_navigation.install(app_page)
     gtk_navigation.install(app_page)
     cocoa_navigation.install(app_page)
-    unsubscribe = sk.events.subscribe(pump.put)
     attention = WindowAttention(window)  # the title's count; a clicked notification's front
-    unsubscribe_attention = sk.events.subscribe(attention.on_event)
     live = Geometry(geometry.width, geometry.height, geometry.x, geometry.y)
 
     def on_resized(width: int, height: int) -> None:
@@ -163,12 +169,18 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
     window.events.closing += pump.stop
     window.events.resized += on_resized
     window.events.moved += on_moved
-    sk.api.ConfigService._set_file_chooser(lambda: choose_file(window))
-    sk.api.AttachmentService._set_files_chooser(lambda: choose_files(window))
-    sk.api.ExportService._set_save_chooser(lambda name: choose_save_path(window, name))
-    sk.api.GalleryService._set_folder_chooser(lambda: choose_folder(window))
     dropped_paths.install()
-    sk.api.AttachmentService._set_dropped_paths(dropped_paths.take)
+    unsubscribes: list[Callable[[], None]] = []
+
+    def connect(sk: Sidekicks) -> None:
+        # On the backend's start thread, once it has started (before the page learns a name).
+        unsubscribes.append(sk.events.subscribe(pump.put))
+        unsubscribes.append(sk.events.subscribe(attention.on_event))
+        late_api.give(_connected_api(sk, window, pump, backend))
+
+    def not_started() -> None:
+        late_api.give(None)  # the injection ends (no functions); the window closes
+        close_window()
 
     def close_when_shown() -> None:
         # A window not shown yet cannot be destroyed, and pywebview's destroy() gives up (raises)
@@ -190,6 +202,7 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
     tester = SelfTest(window, pump.put, backend) if self_test else None
     if tester is not None:
         tester.start()
+    starting.when_started(connect, not_started)
     log.info("Sidekicks %s: opening the window on %s", __version__, index)
     # The icon is drawn by scripts/make_icons.py (packaging): a source run may not have it, and
     # the gtk backend fails to show the window at all for a missing icon file.
@@ -204,11 +217,28 @@ def run_window(sk: Sidekicks, self_test: bool = False) -> int:
         )
     finally:
         pump.stop()
-        unsubscribe()
-        unsubscribe_attention()
+        late_api.give(None)  # a window closed before the backend started: no injection waits
+        starting.wait()  # its start ends (closed by the caller); connect() ran or never will
+        for unsubscribe in unsubscribes:
+            unsubscribe()
         attention.stop()
         pump.join()
         save_geometry(live)
         if tester is not None:
             tester.finished()
     return tester.exit_code if tester is not None else 0
+
+
+def _connected_api(sk: Sidekicks, window: Any, pump: EventPump, backend: Backend) -> object:
+    """The page api of `sk` (its services' exposed methods, answering JSON text after the events
+    emitted before), allowed by the gate, with the window's file choosers given to it."""
+    from app.bridge import results  # imports the services' models: after the backend did
+
+    page_api = results.page_api(sk.api, settle=pump.settle)
+    allowlist.install(backend.bridge_module, page_api)  # issue #13: those methods and no other
+    sk.api.ConfigService._set_file_chooser(lambda: choose_file(window))
+    sk.api.AttachmentService._set_files_chooser(lambda: choose_files(window))
+    sk.api.ExportService._set_save_chooser(lambda name: choose_save_path(window, name))
+    sk.api.GalleryService._set_folder_chooser(lambda: choose_folder(window))
+    sk.api.AttachmentService._set_dropped_paths(dropped_paths.take)
+    return page_api

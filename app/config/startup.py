@@ -1,20 +1,25 @@
 """What to open at start: --config, else $SIDEKICKS_CONFIG, else the most recent existing file,
-else the default file (created on first run with the demo agent)."""
+else the default file (created on first run with the demo agent).
+
+Light on purpose (no validation, no YAML library): the window resolves it before it opens, so
+that a file that cannot be read is said with no window, while the backend still starts on its
+own thread (app/bridge/starting.py)."""
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from app.config import recent
 from app.config.defaults import default_config_text
 from app.config.files import absolute, read_config_text
-from app.config.store import Source
 from app.core.atomic import write_atomic
 from app.paths import default_config_path
 
 ENV_VAR = "SIDEKICKS_CONFIG"
+Source = Literal["flag", "env", "recent", "default"]  # where the configuration came from
 
 
 @dataclass

@@ -13,13 +13,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Literal
 
 from app.config import recent
 from app.config.checking import Checker, FileState
 from app.config.files import absolute, read_config_text
 from app.config.model import Config
 from app.config.preset_checks import KnownOffer, with_preset_warnings
+from app.config.startup import Source
 from app.config.validate import Validation, validate_text
 from app.config.watcher import ConfigWatcher
 from app.core.atomic import write_atomic
@@ -33,7 +33,6 @@ from app.models.problems import Problem
 
 log = logging.getLogger(__name__)
 
-Source = Literal["flag", "env", "recent", "default"]
 DEBOUNCE_SECONDS = 0.15
 
 

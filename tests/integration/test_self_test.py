@@ -112,6 +112,16 @@ def test_a_page_server_that_cannot_listen_opens_no_window_and_says_why(tmp_path:
     assert said.startswith("could not open the window: the window's page server could not listen")
 
 
+def test_a_backend_that_cannot_start_closes_the_window_opened_beside_it(tmp_path: Path) -> None:
+    # The backend starts on its own thread while the window opens (app/bridge/starting.py): a
+    # broken install (here, pydantic that cannot be imported) closes the window and says why.
+    result = run(["--config", config(tmp_path)], "sys.modules['pydantic'] = None\n")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "opening the window" in result.stderr  # the window did not wait for the backend
+    assert "sidekicks: the backend did not start: ModuleNotFoundError(" in result.stderr
+    assert "import of pydantic halted; None in sys.modules" in result.stderr
+
+
 def lock_removed(module: str) -> str:
     return f"from app.bridge import {module}\n{module}.install = lambda app_page: None\n"
 

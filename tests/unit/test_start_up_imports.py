@@ -57,6 +57,35 @@ def test_the_idle_app_imports_none_of_the_deferred_libraries(tmp_path: Path) -> 
     assert {name: DEFERRED[name] for name in loaded} == {}
 
 
+# What the window's own start must not wait for: the backend imports them on its own thread
+# (app/bridge/starting.py) while the window opens, so the main thread imports none of them.
+BACKEND_ONLY = ["app.sidekicks", "app.api", "app.bridge.results", "app.config.store", "pydantic",
+                "ruamel", "asyncio", "watchdog", "lmdb"]  # fmt: skip
+WINDOW_PROBE = """
+import json, sys
+from pathlib import Path
+import app.__main__, app.bridge.window, app.bridge.starting
+from app.config.startup import startup_config
+config = Path(sys.argv[1])
+config.write_text("agents: []\\n", encoding="utf-8")
+assert startup_config(config).path == config
+print(json.dumps(sorted(name for name in json.loads(sys.argv[2]) if name in sys.modules)))
+"""
+
+
+def test_the_window_opens_before_the_backend_is_imported(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", WINDOW_PROBE, str(tmp_path / "a.yaml"), json.dumps(BACKEND_ONLY)],
+        cwd=ROOT,
+        env={"XDG_CONFIG_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert json.loads(result.stdout.splitlines()[-1]) == []
+
+
 def test_a_lazy_module_imports_on_its_first_attribute_once_from_any_thread() -> None:
     name = "tests.unit.lazy_target"
     sys.modules.pop(name, None)

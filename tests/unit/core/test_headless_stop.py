@@ -32,7 +32,7 @@ def test_a_stop_signal_ends_the_headless_wait(
     )
     info = SimpleNamespace(valid=True, problems=[], created=False, path="c.yaml", source="flag")
     app = SimpleNamespace(api=SimpleNamespace(ConfigService=SimpleNamespace(Current=lambda: info)))
-    waiting = threading.Thread(target=main_module._run_headless, args=(app,), daemon=True)
+    waiting = threading.Thread(target=main_module._serve_headless, args=(app,), daemon=True)
     waiting.start()
     wait_for(lambda: set(main_module.stop_signals()) <= set(handlers), what="the handlers")
     assert waiting.is_alive()
