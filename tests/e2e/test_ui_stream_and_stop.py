@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.agents import agent_yaml
-from tests.e2e.window import back_home, module_app, running_app
+from tests.e2e.window import api, back_home, module_app, running_app
 
 pytestmark = pytest.mark.e2e
 
@@ -140,6 +140,40 @@ def test_sending_while_scrolled_up_brings_your_message_into_view(app: Page) -> N
     )  # the short answer to /status
     page.evaluate(TWO_FRAMES)
     assert scroller.evaluate(FROM_BOTTOM) <= 2  # and it follows the answer again
+
+
+def test_a_message_of_yours_that_changes_while_you_read_older_ones_leaves_the_view(
+    app: Page,
+) -> None:
+    """A queued message whose turn comes is heard of again (the backend sends it anew, no longer
+    queued): it is not a message just sent, and the view stays where the person reads. Here the
+    message was sent before the conversation was opened again, as when it waited in the queue."""
+    page = app
+    open_demo(page)
+    send(page, "/bench 1000")
+    last_answer_done(page)
+    channel = next(c for c in api(page, "ChannelService", "List") if c["direct"] == "demo")
+    mine = next(m for m in api(page, "ChannelService", "Conversation", channel["id"])["messages"]
+                if m["role"] == "user")  # fmt: skip
+    page.reload()  # the conversation opens again, from its snapshot
+    page.wait_for_selector(CONVERSATION)
+    last_answer_done(page)
+    scroller = page.locator(SCROLLER)
+    box = scroller.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -3000)  # the person scrolls up, reading
+    expect(page.get_by_test_id("jump-to-latest")).to_be_visible()
+    page.evaluate(TWO_FRAMES)
+    reading = scroller.evaluate("(e) => e.scrollTop")
+    page.evaluate(
+        "([c, m]) => window.__sidekicks.dispatch([['message:updated', {channel: c, message: m}]])",
+        [channel["id"], {**mine, "queued": False}],
+    )
+    page.evaluate(TWO_FRAMES)
+    page.evaluate(TWO_FRAMES)  # a jump waits one frame for the model
+    assert scroller.evaluate("(e) => e.scrollTop") == reading
+    assert scroller.get_attribute("data-following") == "false"
 
 
 def test_the_panel_counts_a_starting_agent_and_stop_ends_its_start_at_once(panel: Page) -> None:

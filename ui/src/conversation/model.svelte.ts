@@ -104,6 +104,10 @@ export class ConversationModel {
   gone = $state(false);
   /** An agent message is being streamed (done is false). */
   streaming = $state.raw<Message | null>(null);
+  /** The person's messages heard of for the first time since the conversation opened (sent
+   *  from this window or another): the list brings each one into view. A change to one already
+   *  known (a queued message whose turn came, an edit) does not count. */
+  sentHeard = $state(0);
 
   /** Set by the message list: the person is at the bottom, new messages scroll into view. */
   following = true;
@@ -432,6 +436,7 @@ export class ConversationModel {
 
   #upsert(message: Message): void {
     this.#applyPending(); // deltas queued before this update come first
+    if (message.role === "user" && !this.#knows(message.id)) this.sentHeard++;
     if (message.queued) {
       const at = this.queued.findIndex((m) => m.id === message.id);
       this.queued = at >= 0 ? this.queued.map((m, i) => (i === at ? message : m)) : [...this.queued, message];
@@ -455,6 +460,14 @@ export class ConversationModel {
       }
     }
     this.#refresh();
+  }
+
+  #knows(id: string): boolean {
+    return (
+      this.queued.some((m) => m.id === id) ||
+      this.#indexOf(id) >= 0 ||
+      (this.#detached && this.#latest.indexOf(id) >= 0)
+    );
   }
 
   #indexOf(id: string): number {

@@ -1,5 +1,6 @@
 // The conversation model opened at a message, against a fake backend: the page around it, newer
 // pages until the end, and the messages that arrive meanwhile kept apart, then joined in order.
+// And the person's messages it hears of for the first time (the list brings each into view).
 
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { AroundPage, Conversation, Message, NewerPage } from "../../bindings";
@@ -200,6 +201,36 @@ describe("a conversation opened at a message", () => {
     expect(model.visible[model.visible.length - 1]?.id).toBe("m299");
     expect(model.reveal).toBeNull();
     spy.mockRestore();
+    model.dispose();
+  });
+});
+
+describe("the person's messages heard of for the first time", () => {
+  it("counts a new one, queued or not, and not a change to one already known", async () => {
+    backend.conversation = conversation([...range(0, 3), message("waiting", true)], false);
+    const model = new ConversationModel("c");
+    await model.open();
+    expect(model.sentHeard).toBe(0); // the snapshot's messages, queued one included
+    // A queued message whose turn came, and a message of the snapshot edited: not new.
+    emit("message:updated", { channel: "c", message: message("waiting") });
+    emit("message:updated", { channel: "c", message: message("m1") });
+    expect(model.sentHeard).toBe(0);
+    emit("message:updated", { channel: "c", message: message("sent", true) }); // sent now, queued
+    expect(model.sentHeard).toBe(1);
+    emit("message:updated", { channel: "c", message: message("sent") }); // its turn came
+    emit("message:updated", { channel: "c", message: { ...message("answer"), role: "agent" } });
+    expect(model.sentHeard).toBe(1);
+    model.dispose();
+  });
+
+  it("knows the messages kept while detached from the end", async () => {
+    const model = new ConversationModel("c");
+    await model.open("m20"); // detached: m200..m299 kept as the latest
+    emit("message:updated", { channel: "c", message: message("m250") });
+    expect(model.sentHeard).toBe(0);
+    emit("message:updated", { channel: "c", message: message("new-1") });
+    emit("message:updated", { channel: "c", message: message("new-1") });
+    expect(model.sentHeard).toBe(1);
     model.dispose();
   });
 });
