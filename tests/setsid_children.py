@@ -10,6 +10,7 @@ sleeps too. `DAEMONIZES` is the same program ending once both have left.
 from __future__ import annotations
 
 import os
+import re
 
 LEFT = (
     "import os, signal, time; os.setsid(); signal.signal(signal.SIGTERM, signal.SIG_IGN); "
@@ -40,13 +41,20 @@ DAEMONIZES = (
 )
 
 
+def printed_pids(text: str, count: int) -> list[int]:
+    """The `count` pids a program printed after `pids ` (in `text`, its output so far), once
+    its child said `armed`; [] before. Each print is two writes (the text, then its newline:
+    stdout is unbuffered here), and the processes share the pipe: the child's `armed` may come
+    right after the pids, before their newline."""
+    found = re.search("pids" + r" (\d+)" * count, text)
+    return [int(pid) for pid in found.groups()] if found and "armed" in text else []
+
+
 def escaped_pids(text: str) -> list[int]:
     """The three pids SETSID printed (in `text`, its output so far), once its child is armed and
     both children left; [] before."""
-    if "armed" not in text or "pids " not in text:
-        return []
-    pids = [int(pid) for pid in text.split("pids ")[1].split()[:3]]
-    return pids if escaped(pids[1:]) else []
+    pids = printed_pids(text, 3)
+    return pids if pids and escaped(pids[1:]) else []
 
 
 def escaped(pids: list[int]) -> bool:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.agents import agent_yaml
 from tests.e2e.window import api, back_home, module_app, running_app
@@ -86,6 +86,17 @@ def last_answer_done(page: Page) -> None:
     )
 
 
+def scroll_up_reading(page: Page) -> Locator:
+    """The person scrolls the conversation up with the wheel, reading: the list stops following."""
+    scroller = page.locator(SCROLLER)
+    box = scroller.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -3000)
+    expect(page.get_by_test_id("jump-to-latest")).to_be_visible()
+    return scroller
+
+
 def open_demo(page: Page) -> None:
     page.locator("[data-testid=agent-item]", has_text="demo").click()
     page.wait_for_selector(CONVERSATION)
@@ -109,12 +120,7 @@ def test_sending_while_scrolled_up_brings_your_message_into_view(app: Page) -> N
     open_demo(page)
     send(page, "/bench 1000")
     last_answer_done(page)
-    scroller = page.locator(SCROLLER)
-    box = scroller.bounding_box()
-    assert box is not None
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.wheel(0, -3000)  # the person scrolls up, reading
-    expect(page.get_by_test_id("jump-to-latest")).to_be_visible()
+    scroller = scroll_up_reading(page)
 
     # Watched each frame from the send on: the answer that follows must not be what shows it.
     page.evaluate(
@@ -158,12 +164,7 @@ def test_a_message_of_yours_that_changes_while_you_read_older_ones_leaves_the_vi
     page.reload()  # the conversation opens again, from its snapshot
     page.wait_for_selector(CONVERSATION)
     last_answer_done(page)
-    scroller = page.locator(SCROLLER)
-    box = scroller.bounding_box()
-    assert box is not None
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.wheel(0, -3000)  # the person scrolls up, reading
-    expect(page.get_by_test_id("jump-to-latest")).to_be_visible()
+    scroller = scroll_up_reading(page)
     page.evaluate(TWO_FRAMES)
     reading = scroller.evaluate("(e) => e.scrollTop")
     page.evaluate(

@@ -43,9 +43,10 @@ print(json.dumps(loaded))
 """
 
 
-def test_the_idle_app_imports_none_of_the_deferred_libraries(tmp_path: Path) -> None:
+def loaded_by(probe: str, tmp_path: Path, names: list[str]) -> list[str]:
+    """Which of `names` a fresh interpreter running `probe` has loaded (the probe prints them)."""
     result = subprocess.run(
-        [sys.executable, "-c", PROBE, str(tmp_path / "idle.yaml"), json.dumps(list(DEFERRED))],
+        [sys.executable, "-c", probe, str(tmp_path / "probe.yaml"), json.dumps(names)],
         cwd=ROOT,
         env={"XDG_CONFIG_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
         capture_output=True,
@@ -53,7 +54,12 @@ def test_the_idle_app_imports_none_of_the_deferred_libraries(tmp_path: Path) -> 
         timeout=120,
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    loaded = json.loads(result.stdout.splitlines()[-1])
+    loaded: list[str] = json.loads(result.stdout.splitlines()[-1])
+    return loaded
+
+
+def test_the_idle_app_imports_none_of_the_deferred_libraries(tmp_path: Path) -> None:
+    loaded = loaded_by(PROBE, tmp_path, list(DEFERRED))
     assert {name: DEFERRED[name] for name in loaded} == {}
 
 
@@ -74,16 +80,7 @@ print(json.dumps(sorted(name for name in json.loads(sys.argv[2]) if name in sys.
 
 
 def test_the_window_opens_before_the_backend_is_imported(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-c", WINDOW_PROBE, str(tmp_path / "a.yaml"), json.dumps(BACKEND_ONLY)],
-        cwd=ROOT,
-        env={"XDG_CONFIG_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert json.loads(result.stdout.splitlines()[-1]) == []
+    assert loaded_by(WINDOW_PROBE, tmp_path, BACKEND_ONLY) == []
 
 
 def test_a_lazy_module_imports_on_its_first_attribute_once_from_any_thread() -> None:

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.linux_only("PDEATHSIG and the run records: /proc")
 # A headless app in a process of its own: asks the agent to run the actions in argv[2], prints
 # the command's "pids …" line once its (last) child is armed, then runs until killed.
 APP = """
-import sys, threading
+import re, sys, threading
 from app import Sidekicks
 sk = Sidekicks(config=sys.argv[1]).start()
 seen, printed = [], []
@@ -33,9 +33,10 @@ def on_event(name, payload):
     if name == "terminal:output" and not printed:
         seen.append(payload["data"])
         text = "".join(seen)
-        if "armed" in text and "pids" in text:
+        found = re.search(r"pids((?: [0-9]+)+)", text)  # "armed" may follow the pids at once
+        if "armed" in text and found:
             printed.append(True)
-            print("pids", *text.split("pids ")[1].splitlines()[0].split(), flush=True)
+            print("pids", *found[1].split(), flush=True)
 sk.events.subscribe(on_event)
 room = sk.api.ChannelService.Direct("writer").id
 sk.api.ChannelService.Send(room, sys.argv[2])

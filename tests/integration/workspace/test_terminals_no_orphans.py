@@ -14,7 +14,7 @@ import pytest
 from app.workspace import commands
 from tests.integration.workspace.conftest import Desk
 from tests.processes import alive
-from tests.setsid_children import SETSID, escaped_pids
+from tests.setsid_children import SETSID, escaped_pids, printed_pids
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.linux_only("finds the commands' processes in /proc")
@@ -50,8 +50,7 @@ def start_stubborn(
         text = printed()
         if script != STUBBORN:
             return escaped_pids(text)
-        armed = "armed" in text and "pids" in text
-        return [int(p) for p in text.split("pids ")[1].split()[:2]] if armed else []
+        return printed_pids(text, 2)
 
     pids = wait_for(ready, 15, "the command's children")
     assert all(alive(pid) for pid in pids)
