@@ -65,12 +65,17 @@ class SignIns:
     def __init__(self, supervisor: Supervisor, bus: EventBus) -> None:
         self._supervisor, self._bus = supervisor, bus
         self._pending: dict[str, _Pending] = {}
+        # A cancelled sign-in's restart of the agent, under way: a sign-in asked for meanwhile
+        # waits for it (else it signed in the process that restart then replaced).
+        self._restarting: dict[str, asyncio.Future[None]] = {}
 
     @property
     def _credentials(self) -> Credentials:
         return self._supervisor.credentials
 
     async def sign_in(self, name: str, method_id: str, values: dict[str, str]) -> None:
+        while (restarting := self._restarting.get(name)) is not None:
+            await asyncio.shield(restarting)  # the cancelled sign-in's restart ends first
         runtime = self._supervisor.runtime(name)
         methods = runtime.auth_methods or (await self._supervisor.start(name)).auth_methods
         method = find_method(methods, name, method_id)
@@ -151,13 +156,19 @@ class SignIns:
             return
         pending.cancelled = True
         pending.request.cancel()
-        await asyncio.wait({pending.request})  # given up: its `$/cancel_request` is sent
-        runtime = self._supervisor.runtime(name)
-        if runtime.conn is pending.conn and runtime.running:
-            try:
-                await self._supervisor.restart(name)
-            except UserError as err:  # its card says why
-                log.warning("%s did not restart after a cancelled sign-in: %s", name, err)
+        restarted = self._restarting[name] = asyncio.get_running_loop().create_future()
+        try:
+            await asyncio.wait({pending.request})  # given up: its `$/cancel_request` is sent
+            runtime = self._supervisor.runtime(name)
+            if runtime.conn is pending.conn and runtime.running:
+                try:
+                    await self._supervisor.restart(name)
+                except UserError as err:  # its card says why
+                    log.warning("%s did not restart after a cancelled sign-in: %s", name, err)
+        finally:
+            if self._restarting.get(name) is restarted:
+                del self._restarting[name]
+            restarted.set_result(None)
 
     async def sign_out(self, name: str) -> None:
         """ACP `logout` first when the running agent advertises `auth.logout` (it forgets its

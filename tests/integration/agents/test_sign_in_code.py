@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -108,6 +109,29 @@ def test_cancel_gives_up_the_sign_in_and_the_agent_is_usable_afterwards(
     gemini.sk.api.SignInService.SignInCode("gemini", "4/right-code")
     assert again.result(timeout=10).needs_sign_in is False
     assert gemini.send("gemini", "still there?")["parts"][0]["text"] == "echo: still there?"
+
+
+def test_a_sign_in_asked_for_as_a_cancelled_one_restarts_the_agent_signs_in_the_new_process(
+    gemini: App, pool: ThreadPoolExecutor
+) -> None:
+    """Cancel answers the page's SignIn at once, and restarts the agent after: a person who
+    signs in again right away must sign in the process that runs afterwards, not the one the
+    restart replaces (a whole e2e run failed so: "signed in", then "needs you to sign in")."""
+    running = sign_in(gemini, pool)
+    cancelling = threading.Thread(
+        target=gemini.sk.api.SignInService.CancelSignIn, args=("gemini",), daemon=True
+    )
+    cancelling.start()
+    with pytest.raises(UserError, match="the sign-in was cancelled"):
+        running.result(timeout=10)
+    again = sign_in(gemini, pool)  # while the restart may still be under way
+    gemini.sk.api.SignInService.SignInCode("gemini", "4/right-code")
+    assert again.result(timeout=15).needs_sign_in is False
+    cancelling.join(20)
+    answer = gemini.send("gemini", "still there?")
+    assert [p["text"] for p in answer["parts"] if p["kind"] == "text"] == ["echo: still there?"], (
+        answer
+    )
 
 
 def test_codes_are_refused_when_none_is_asked_and_when_not_one_line(
