@@ -1,9 +1,10 @@
 // fillSoon's order: the texts asked for in one go are built last asked first within a frame's
 // budget, the rest wait for an idle moment; fillWithin builds a revealed message's texts at once;
-// the lists hear of each batch built in the task that built it (onFilled).
+// the lists hear of each batch built in the task that built it (onFilled), and before its first
+// text is built (onFilling).
 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FRAME_BUDGET, fillSoon, fillWithin, onFilled } from "./fillSoon";
+import { FRAME_BUDGET, fillSoon, fillWithin, onFilled, onFilling } from "./fillSoon";
 
 interface FakeNode {
   dataset: Record<string, string>;
@@ -104,5 +105,24 @@ describe("fillSoon", () => {
     fillSoon(node() as unknown as HTMLElement, costly(built, "later"));
     await microtasks();
     expect(heard).toHaveLength(3); // stopped: not told any more
+  });
+
+  it("tells its listeners before each batch's first text, once, and not for an empty one", async () => {
+    const built: string[] = [];
+    const before: string[][] = [];
+    const stop = onFilling(() => before.push([...built]));
+    const revealed = node();
+    fillSoon(node(revealed) as unknown as HTMLElement, costly(built, "revealed"));
+    fillSoon(node() as unknown as HTMLElement, costly(built, "middle"));
+    fillSoon(node() as unknown as HTMLElement, costly(built, "bottom"));
+    await microtasks();
+    expect(before).toEqual([[]]); // before "bottom", the batch's first (and only, in its budget)
+    fillWithin(revealed as unknown as HTMLElement);
+    expect(before).toEqual([[], ["bottom"]]);
+    fillWithin(revealed as unknown as HTMLElement); // nothing to build: not told
+    expect(before).toHaveLength(2);
+    idle.shift()?.();
+    expect(before.at(-1)).toEqual(["bottom", "revealed"]); // before "middle"
+    stop();
   });
 });

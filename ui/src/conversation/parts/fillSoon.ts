@@ -30,8 +30,17 @@ interface Job {
 let batch: Job[] = [];
 const later: Job[] = [];
 let idleAsked = false;
+const fillingListeners = new Set<() => void>();
 const filledListeners = new Set<() => void>();
 let builtUntold = false; // texts built since the listeners were last told
+
+/** Calls `listener` before each batch of texts is built (in the task that builds them): a
+ *  list notes then what the person reads, where it is before the texts change it; the result
+ *  stops it. */
+export function onFilling(listener: () => void): () => void {
+  fillingListeners.add(listener);
+  return () => fillingListeners.delete(listener);
+}
 
 /** Calls `listener` after each batch of texts built (in the task that built them); the result
  *  stops it. */
@@ -69,6 +78,7 @@ export function fillWithin(root: HTMLElement): void {
 
 function run(job: Job): void {
   if (job.done) return;
+  if (!builtUntold) for (const listener of fillingListeners) listener(); // the batch's first
   job.done = true;
   job.cancelNear();
   delete job.node.dataset.filling;
