@@ -36,8 +36,7 @@ class BackgroundStart:
         self._done = False
         self._backend: Sidekicks | None = None
         self._error: BaseException | None = None
-        self._started: list[Started] = []
-        self._failed: list[Callable[[], None]] = []
+        self._waiting: list[tuple[Started, Callable[[], None]]] = []
 
     def begin(self) -> BackgroundStart:
         self._thread.start()
@@ -46,14 +45,9 @@ class BackgroundStart:
     def when_started(self, started: Started, failed: Callable[[], None]) -> None:
         with self._lock:
             if not self._done:
-                self._started.append(started)
-                self._failed.append(failed)
+                self._waiting.append((started, failed))
                 return
-            backend = self._backend
-        if backend is None:
-            failed()
-        else:
-            self._call(started, failed, backend)
+        self._tell(started, failed)
 
     def _run(self) -> None:
         backend: Sidekicks | None = None
@@ -64,17 +58,17 @@ class BackgroundStart:
         with self._lock:
             self._done = True
             self._backend = backend
-            started, failed = self._started, self._failed
-            self._started, self._failed = [], []
-        for on_started, on_failed in zip(started, failed, strict=True):
-            if backend is None:
-                on_failed()
-            else:
-                self._call(on_started, on_failed, backend)
+            waiting, self._waiting = self._waiting, []
+        for started, failed in waiting:
+            self._tell(started, failed)
 
-    def _call(self, started: Started, failed: Callable[[], None], backend: Sidekicks) -> None:
+    def _tell(self, started: Started, failed: Callable[[], None]) -> None:
+        """Once the start ended: `started` with the backend, else (or if it raises) `failed`."""
+        if self._backend is None:
+            failed()
+            return
         try:
-            started(backend)
+            started(self._backend)
         except Exception as err:
             log.exception("the window could not be connected to the backend")
             self._error = self._error or err
