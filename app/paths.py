@@ -89,6 +89,8 @@ def resource_path(*parts: str) -> Path:
 # terminals) must not load the bundle's libssl or libz instead of their system's.
 _BUNDLE_LIBRARY_PATHS = ("LD_LIBRARY_PATH",)
 ARENAS_SET_BY_US = "SIDEKICKS_SET_MALLOC_ARENA_MAX"  # app/core/arenas.py
+ENGINE_FLAGS = "QTWEBENGINE_CHROMIUM_FLAGS"
+ENGINE_FLAGS_BEFORE_US = "SIDEKICKS_QTWEBENGINE_FLAGS_BEFORE"  # app/bridge/engine_memory.py
 
 
 def child_environment(
@@ -96,11 +98,16 @@ def child_environment(
 ) -> dict[str, str]:
     """The environment for a program started for the person: ours, with the library path the
     person had before the frozen app's bootloader changed it, and without the malloc arena
-    limit the app set for its window."""
+    limit and the engine switch the app set for its window."""
     env = dict(os.environ if environ is None else environ)
     # The window's one malloc arena (app/core/arenas.py) is for its own processes, not theirs.
     if env.pop(ARENAS_SET_BY_US, None) is not None:
         env.pop("MALLOC_ARENA_MAX", None)
+    engine_flags = env.pop(ENGINE_FLAGS_BEFORE_US, None)  # the person's value, "" for none
+    if engine_flags is not None:
+        env[ENGINE_FLAGS] = engine_flags
+        if not engine_flags:
+            env.pop(ENGINE_FLAGS)
     if not (is_frozen() if frozen is None else frozen):
         return env
     for name in _BUNDLE_LIBRARY_PATHS:

@@ -29,6 +29,7 @@ from app.bridge import (
     csp,
     dropped_paths,
     edge_navigation,
+    engine_memory,
     gtk_navigation,
     qt_navigation,
 )
@@ -123,6 +124,8 @@ def run_window(starting: BackgroundStart, self_test: bool = False) -> int:
     import webview
 
     backend = running_backend()
+    if backend.renderer == "qtwebengine":
+        engine_memory.expose_collector()  # read when QtWebEngine makes its first page
     # Each patch's target, for this backend: a changed pywebview stops here (BridgePatchError),
     # as does a backend that would not be this one (checks.load imports it before webview.start).
     checks.verify(backend)

@@ -5,7 +5,8 @@ are ASCII (held as one byte a character). Neither the idle page nor a first conv
 an Intl date format (ICU's date data: 5 MB): the times shown are written by hand
 (ui/src/conversation/clock.ts), a tooltip's long date is made when the pointer comes. The
 window's helper processes share one malloc arena (app/core/arenas.py); the agents do not
-inherit it.
+inherit it. Once its warm-up is done, the idle page gives back the garbage its start-up left
+(ui/src/lib/engineMemory.ts).
 
 bench/window.py measures what this saves (the idle tree's PSS beside a bare pywebview window)."""
 
@@ -106,6 +107,25 @@ def test_the_idle_window_and_a_first_conversation_make_no_date_format(
         assert page.evaluate("window.__dateFormats") == 1
 
 
+RELEASED = "() => document.documentElement.dataset.memoryReleased === 'true'"
+
+
+def test_the_idle_page_gives_back_the_memory_its_start_up_left(
+    e2e_config: Path, tmp_path: Path
+) -> None:
+    """Once the warm-up is done, the page asks its engine for one memory-reducing collection
+    (ui/src/lib/engineMemory.ts): what is left is what the page still uses. Without it, a
+    collection forced then gave back a third of the JavaScript heap."""
+    with running_app(["--config", str(e2e_config)], tmp_path / "app.log") as (page, _proc):
+        page.wait_for_function(WARMED_UP, timeout=WAIT, polling=100)
+        page.wait_for_function(RELEASED, timeout=WAIT, polling=100)
+        engine = page.context.new_cdp_session(page)
+        held = engine.send("Runtime.getHeapUsage")["usedSize"]
+        engine.send("HeapProfiler.collectGarbage")
+        live = engine.send("Runtime.getHeapUsage")["usedSize"]
+        assert live > 0.9 * held, f"{held - live} bytes of garbage left in a {held}-byte heap"
+
+
 def test_the_windows_helpers_get_one_malloc_arena_and_the_agents_do_not(
     e2e_config: Path, tmp_path: Path
 ) -> None:
@@ -125,3 +145,6 @@ def test_the_windows_helpers_get_one_malloc_arena_and_the_agents_do_not(
         for pid in agents:
             env = environment(pid)
             assert "MALLOC_ARENA_MAX" not in env and "SIDEKICKS_SET_MALLOC_ARENA_MAX" not in env
+            # The engine's switch (app/bridge/engine_memory.py) is the window's, not theirs.
+            assert "--expose-gc" not in env.get("QTWEBENGINE_CHROMIUM_FLAGS", ""), env
+            assert "SIDEKICKS_QTWEBENGINE_FLAGS_BEFORE" not in env

@@ -15,6 +15,7 @@
 import { mount, unmount } from "svelte";
 import type { Message } from "../../../bindings";
 import MessageView from "../MessageView.svelte";
+import { releaseStartUpMemory } from "../../lib/engineMemory";
 
 // 4 mounts of each: the engine optimizes what runs more than once (measured in the bench).
 const MOUNTS = 4;
@@ -52,8 +53,9 @@ function steps(): (() => void)[] {
 let started = false;
 
 /** Runs the steps in idle moments (as many as fit in each), once per page. WebKit (macOS) has
- *  no requestIdleCallback: there, one step every 50 ms. When all have run, the page's root says
- *  so (`data-warmed-up="true"`: bench/ui_render.py times a first conversation after it too). */
+ *  no requestIdleCallback: there, one step every 50 ms. When all have run, the engine is asked
+ *  to give back the start-up's memory (lib/engineMemory.ts), and the page's root says so
+ *  (`data-warmed-up="true"`: bench/ui_render.py times a first conversation after it too). */
 export function warmUpWhenIdle(): void {
   if (started || typeof window === "undefined") return;
   started = true;
@@ -67,6 +69,7 @@ export function warmUpWhenIdle(): void {
       const step = queue.shift();
       if (!step) {
         document.documentElement.dataset.warmedUp = "true";
+        window.setTimeout(() => idle(() => releaseStartUpMemory()), 2000);
         return;
       }
       try {
