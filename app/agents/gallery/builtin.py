@@ -1,6 +1,8 @@
 """What the app knows without the registry: a short list of the well-known agents for the
 first offline start, the programs to look for on PATH, and an icon per agent (registry icons
-are SVG files on a web server, which the window's Content-Security-Policy never loads).
+are SVG files on a web server, which the window's Content-Security-Policy never loads). The
+icons are symbols of the text fonts every desktop has (DejaVu Sans, Segoe UI Symbol, Apple
+Symbols), not emoji: a Linux desktop without an emoji font drew 🌀 as an empty box.
 
 The ids, packages and commands are facts (the ACP Registry's entries, scripts/agents.sh); the
 descriptions are our own words. goose has no npm or PyPI package and its registry entry is a
@@ -32,11 +34,11 @@ KNOWN_PROGRAMS = (
     KnownProgram(
         "claude-agent-acp", ("claude-acp", "claude-code-acp"), (), "Claude Code (ACP)", "✳️"
     ),
-    KnownProgram("codex", ("codex-acp",), None, "Codex", "🌀"),
-    KnownProgram("codex-acp", ("codex-acp",), (), "Codex (ACP)", "🌀"),
+    KnownProgram("codex", ("codex-acp",), None, "Codex", "❂"),
+    KnownProgram("codex-acp", ("codex-acp",), (), "Codex (ACP)", "❂"),
     KnownProgram("gemini", ("gemini",), ("--acp",), "Gemini CLI", "♊"),
     KnownProgram("opencode", ("opencode",), ("acp",), "opencode", "⌬"),
-    KnownProgram("goose", ("goose",), ("acp",), "goose", "🪿"),
+    KnownProgram("goose", ("goose",), ("acp",), "goose", "G"),
     KnownProgram("qwen", ("qwen-code",), ("--acp",), "Qwen Code", "Q"),
 )
 WELL_KNOWN_ORDER = (
@@ -51,12 +53,11 @@ WELL_KNOWN_ORDER = (
 ICONS = {
     "claude-acp": "✳️",
     "claude-code-acp": "✳️",
-    "codex-acp": "🌀",
+    "codex-acp": "❂",
     "gemini": "♊",
     "opencode": "⌬",
-    "goose": "🪿",
+    "goose": "G",
     "qwen-code": "Q",
-    "github-copilot": "🐙",
     "mistral-vibe": "M",
 }
 # The launcher's short names (scripts/agents.sh, app/agents/launcher.py) and what they run.

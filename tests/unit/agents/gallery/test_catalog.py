@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.agents.gallery.adding import agent_item, base_name, checked_cwd, chosen_name, unique_name
-from app.agents.gallery.builtin import BUILTIN_AGENTS
+from app.agents.gallery.builtin import BUILTIN_AGENTS, ICONS, KNOWN_PROGRAMS
 from app.agents.gallery.catalog import Situation, offers, package_name
 from app.agents.gallery.detection import Found
 from app.agents.gallery.installs import Installed
@@ -237,3 +237,12 @@ def test_here_and_all_are_never_made_nor_accepted_as_names() -> None:
     assert chosen_name("", "here-acp", []) == "here-2"
     with pytest.raises(UserError, match="mentions every member"):
         chosen_name("all", "x", [])
+
+
+def test_the_builtin_icons_need_no_emoji_font() -> None:
+    # Code points from U+1F000 on (🌀, 🪿, 🐙) are drawn by an emoji font only: a Linux desktop
+    # without one showed an empty box in the welcome's "Add Codex CLI". Below it, the symbols
+    # used are in DejaVu Sans, Segoe UI Symbol and Apple Symbols.
+    icons = [*ICONS.values(), *(known.icon for known in KNOWN_PROGRAMS)]
+    assert icons
+    assert [icon for icon in icons if any(ord(c) >= 0x1F000 for c in icon)] == []
