@@ -7,7 +7,9 @@ Choices (docs/conversations.md "Several conversations per agent"):
   deleted, `Direct` gives the next oldest, or a new one when none is left.
 - A conversation's title is, by priority: the person's (Rename), the agent's session title
   (`session_info_update`), its first message of the person (one line, cut to TITLE_MAX); ""
-  until then (the page says "New conversation"). `StoredChannel.title_by` says which.
+  until then (the page says "New conversation"). `StoredChannel.title_by` says which. A
+  message's or an agent's title is the text its Markdown shows ("Show me a **plan**" is titled
+  "Show me a plan"); the person's own title is kept as typed.
 - `lastActivity` is the time of the person's last message in a direct conversation (else its
   creation): the sidebar lists an agent's conversations by it, newest first. Agents' answers do
   not move it, so a list does not reorder under the person's eyes while agents stream. A
@@ -28,6 +30,7 @@ from app.history.base import StoredChannel
 from app.history.failures import HistoryWriteError
 from app.i18n import _
 from app.models.conversation import Channel
+from app.search.plain import plain_text
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +38,11 @@ TITLE_MAX = 64  # characters: a title is one sidebar line (app/channels/membersh
 
 
 def short_title(text: str) -> str:
-    """`text` as a title: its first non-empty line, white space collapsed, cut to TITLE_MAX
-    characters at a word when one ends near the limit ("…" says it was cut)."""
-    line = next((line for line in text.splitlines() if line.strip()), "")
-    line = title_text(line)
+    """`text` (Markdown) as a title: the text its first line shows (a fence's line shows
+    nothing, so the next one is taken), white space collapsed, cut to TITLE_MAX characters at a
+    word when one ends near the limit ("…" says it was cut)."""
+    shown = (plain_text(line) for line in text.splitlines() if line.strip())
+    line = title_text(next((line for line in shown if line), ""))
     if len(line) <= TITLE_MAX:
         return line
     cut = line[: TITLE_MAX - 1]

@@ -1,4 +1,5 @@
-"""A message's Markdown as the plain text a reader sees, for search snippets: "## Demo answer\n
+"""A message's Markdown as the plain text a reader sees, for search snippets and conversation
+titles (app/channels/conversations.py): "## Demo answer\n
 You asked:\n> Hi!" reads "Demo answer · You asked: Hi!". Headings' `#`, quote markers, list
 markers, emphasis, link and image syntax (their text stays, not their address), code fences and
 backticks are dropped; code, raw HTML (shown as text in the window) and escaped characters keep

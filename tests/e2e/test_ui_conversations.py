@@ -1,6 +1,6 @@
 """Several conversations per agent in the window (issue 28): Ctrl+N starts a second one with the
-demo agent, both are listed under it titled from their first messages, one is renamed from its
-header and deleted."""
+demo agent, both are listed under it titled from their first messages (the text their Markdown
+shows), one is renamed from its header and deleted."""
 
 from __future__ import annotations
 
@@ -49,10 +49,13 @@ def test_ctrl_n_a_second_conversation_listed_titled_renamed_and_deleted(
     )
     expect(page.locator(ROWS)).to_have_count(2, timeout=WAIT)
     expect(page.locator(ROWS).first).to_contain_text("New conversation")
-    send_and_wait(page, "/echo Write the notes")
+    send_and_wait(page, "/echo Write the **notes**")
     expect(page.locator(ROWS)).to_have_text(
         ["/echo Write the notes", "/echo Plan the release"], timeout=WAIT
-    )  # newest first
+    )  # newest first, titled by the text the message's Markdown shows
+    expect(page.locator("[data-testid=conversation-subtitle]")).to_have_text(
+        "/echo Write the notes"
+    )
     assert page.locator(ROWS).first.get_attribute("aria-current") == "page"
     page.screenshot(path=str(shots / "conversations-two.png"))
 

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DEFERRED = {
     "acp": "the first agent started (app/agents/connecting.py)",
     "pygit2": "the first checkpoint or worktree (app/checkpoints/store.py, app/core/lazy.py)",
-    "markdown_it": "the first HTML export (app/channels/export/service.py)",
+    "markdown_it": "the first HTML export, search or conversation titled (plain.py)",
     "app.channels.export.markdown": "the first export or copied message (export/service.py)",
     "app.channels.export.json_doc": "the first JSON export (app/channels/export/service.py)",
     "app.channels.forking": "the first fork (app/channels/fork_service.py)",

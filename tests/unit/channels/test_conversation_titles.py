@@ -49,3 +49,15 @@ def test_a_channel_added_without_its_times_gets_them_from_its_id() -> None:
     registry.add(ChannelState(StoredChannel(channel=channel)))
     assert channel.created_at == id_time(channel.id) == channel.last_activity
     registry.detach()
+
+
+def test_a_title_is_the_text_its_markdown_shows() -> None:
+    # The header showed "Hi! Show me a **plan**, … some `code`." as typed.
+    assert short_title("Hi! Show me a **plan**, a tool call and some `code`.") == (
+        "Hi! Show me a plan, a tool call and some code."
+    )
+    assert short_title("## Fix the [parser](https://example.com)\nand more") == "Fix the parser"
+    assert short_title("> 1. ~~old~~ new_name_here") == "old new_name_here"
+    # A fence's opening line shows nothing: the next line is the title.
+    assert short_title("```python\nprint('hi')\n```") == "print('hi')"
+    assert short_title(r"2 \* 3 is not *emphasis*") == "2 * 3 is not emphasis"
