@@ -3,7 +3,8 @@ French: a direct conversation with the demo agent (ready, then stopped) and a ch
 members, at 760×560, 1024×700, 1280×820 and 1920×1080. At each: no two visible controls of the
 header overlap, each is inside the window and the header, the name shows whole, each session
 picker shows its whole value or is in the "⋯" menu, and every action is either shown or an item
-of "⋯" (opened and found there). The export's "Saved to…" toast covers neither the header nor
+of "⋯" (opened and found there); the composer shows its placeholder or its text without a
+scroll bar, a text typed wide grows the box when the window is made narrow. The export's "Saved to…" toast covers neither the header nor
 the members bar nor the composer. One app start per language (the English one serves the
 long-name test too); the width is changed with Playwright's set_viewport_size, which QtWebEngine
 honours over CDP (the page's innerWidth follows).
@@ -227,6 +228,15 @@ def check_header(
     }
 
 
+def check_composer(page: Page, width: int) -> None:
+    """The composer shows its whole text or placeholder without a scroll bar (its placeholder,
+    wrapped at 760 px in French, overflowed the one-line box)."""
+    sizes = page.locator("[data-testid=composer-input]").evaluate(
+        "(b) => ({ shown: b.clientHeight, whole: b.scrollHeight })"
+    )
+    assert sizes["whole"] <= sizes["shown"] + 1, (width, sizes)
+
+
 def shoot(page: Page, shots: Path, language: str, width: int, case: str) -> None:
     page.screenshot(path=str(shots / f"header-{language}-{width}-{case}.png"))
 
@@ -356,10 +366,18 @@ def test_the_header_fits_at_every_width(app: tuple[Page, str], shots: Path) -> N
         resize(page, width, height)
         report[f"channel-{width}"] = check_header(page, CHANNEL, CHANNEL_ACTIONS)
         check_members(page)
+        check_composer(page, width)
         if width in (760, 1280):
             export_from_header(page)
             check_toast(page)
         shoot(page, shots, language, width, "channel")
+    # Text typed wide, then the window made narrow: the box grows with its wrapped lines.
+    box = page.locator("[data-testid=composer-input]")
+    box.fill("a sentence long enough to wrap when the window is narrow " * 3)
+    resize(page, 760, 560)
+    check_composer(page, 760)
+    assert box.evaluate("(b) => b.clientHeight") > 50  # several lines
+    box.fill("")
     (ROOT / "test-output").mkdir(exist_ok=True)
     (ROOT / "test-output" / f"header-widths-{language}.json").write_text(
         json.dumps(report, indent=1), encoding="utf-8"
