@@ -4,10 +4,12 @@ members, at 760×560, 1024×700, 1280×820 and 1920×1080. At each: no two visib
 header overlap, each is inside the window and the header, the name shows whole, each session
 picker shows its whole value or is in the "⋯" menu, and every action is either shown or an item
 of "⋯" (opened and found there); the composer shows its placeholder or its text without a
-scroll bar, a text typed wide grows the box when the window is made narrow. The export's "Saved to…" toast covers neither the header nor
-the members bar nor the composer. One app start per language (the English one serves the
-long-name test too); the width is changed with Playwright's set_viewport_size, which QtWebEngine
-honours over CDP (the page's innerWidth follows).
+scroll bar, a text typed wide grows the box when the window is made narrow; the settings',
+agents' and inbox panels' titles show whole beside their actions or above them. The export's
+"Saved to…" toast covers neither the header nor the members bar nor the composer. One app
+start per language (the English one serves the long-name test too); the width is changed with
+Playwright's set_viewport_size, which QtWebEngine honours over CDP (the page's innerWidth
+follows).
 Screenshots: test-output/screenshots/header-<lang>-<width>-<case>.png; what each width showed
 (shown and folded actions): test-output/header-widths-<lang>.json."""
 
@@ -382,6 +384,47 @@ def test_the_header_fits_at_every_width(app: tuple[Page, str], shots: Path) -> N
     (ROOT / "test-output" / f"header-widths-{language}.json").write_text(
         json.dumps(report, indent=1), encoding="utf-8"
     )
+
+
+# A main-area panel's header (settings, agents, inbox): its title whole, its parts apart and in
+# the window. At 760 px "Paramètres" was cut to "Param…" by Open…, Recent and Save.
+PANEL_HEADER = """() => {
+  const header = document.querySelector('main .panel-header');
+  const title = header.querySelector('h2');
+  const parts = [header.querySelector('.panel-titles'),
+    ...header.querySelectorAll('.actions > *')].filter((e) => e.offsetParent !== null);
+  const boxes = parts.map((e) => e.getBoundingClientRect());
+  const problems = [];
+  const say = (problem) => problems.push(problem);
+  if (title.scrollWidth > title.clientWidth) say(`the title is cut: ${title.textContent}`);
+  boxes.forEach((b, i) => {
+    if (b.left < -0.5 || b.right > innerWidth + 0.5) say(`part ${i} is outside the window`);
+    boxes.slice(i + 1).forEach((o, j) => {
+      if (b.left < o.right - 0.5 && o.left < b.right - 0.5 && b.top < o.bottom - 0.5
+        && o.top < b.bottom - 0.5) say(`parts ${i} and ${i + 1 + j} overlap`);
+    });
+  });
+  return { title: title.textContent, problems };
+}"""
+PANELS = {
+    "settings": ("[data-testid=nav-settings]", "[data-testid=settings-panel]"),
+    "agents": ("[data-testid=nav-agents]", "[data-testid=agents-panel]"),
+    "inbox": ("[data-testid=inbox-entry]", "[data-testid=inbox-panel]"),
+}
+
+
+@pytest.mark.parametrize("language_window", ["en", "fr"], indirect=True)
+def test_the_panels_titles_show_whole_at_every_width(app: tuple[Page, str], shots: Path) -> None:
+    page, language = app
+    for panel, (entry, shown) in PANELS.items():
+        page.click(entry)
+        page.wait_for_selector(shown)
+        for width, height in WIDTHS:
+            resize(page, width, height)
+            found = page.evaluate(PANEL_HEADER)
+            assert found["problems"] == [], (panel, width, found)
+            if width == 760:
+                page.screenshot(path=str(shots / f"panel-{language}-{width}-{panel}.png"))
 
 
 LONG_NAME = """() => {
