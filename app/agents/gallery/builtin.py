@@ -5,8 +5,10 @@ icons are symbols of the text fonts every desktop has (DejaVu Sans, Segoe UI Sym
 Symbols), not emoji: a Linux desktop without an emoji font drew 🌀 as an empty box.
 
 The ids, packages and commands are facts (the ACP Registry's entries, scripts/agents.sh); the
-descriptions are our own words. goose has no npm or PyPI package and its registry entry is a
-binary download, so offline it is offered as the program on PATH only.
+descriptions are our own words, in the person's language (`described`): the catalog shows them
+for these agents, the registry's (English) for the others. goose has no npm or PyPI package
+and its registry entry is a binary download, so offline it is offered as the program on PATH
+only.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.agents.gallery.registry_file import Distribution, PackageDist, RegistryAgent
+from app.i18n import N_, _
 
 
 @dataclass(frozen=True)
@@ -78,14 +81,14 @@ BUILTIN_AGENTS = (
     RegistryAgent(
         id="claude-acp",
         name="Claude Code",
-        description="Anthropic's coding agent, through its ACP adapter.",
+        description=N_("Anthropic's coding agent, through its ACP adapter."),
         repository="https://github.com/agentclientprotocol/claude-agent-acp",
         distribution=_npx("@agentclientprotocol/claude-agent-acp"),
     ),
     RegistryAgent(
         id="codex-acp",
         name="Codex CLI",
-        description="OpenAI's coding agent, through Zed's ACP adapter.",
+        description=N_("OpenAI's coding agent, through Zed's ACP adapter."),
         repository="https://github.com/zed-industries/codex-acp",
         license="Apache-2.0",
         distribution=_npx("@zed-industries/codex-acp"),
@@ -93,7 +96,7 @@ BUILTIN_AGENTS = (
     RegistryAgent(
         id="gemini",
         name="Gemini CLI",
-        description="Google's command-line agent for Gemini models.",
+        description=N_("Google's command-line agent for Gemini models."),
         repository="https://github.com/google-gemini/gemini-cli",
         license="Apache-2.0",
         distribution=_npx("@google/gemini-cli", "--acp"),
@@ -101,7 +104,7 @@ BUILTIN_AGENTS = (
     RegistryAgent(
         id="opencode",
         name="OpenCode",
-        description="An open-source coding agent that works with many model providers.",
+        description=N_("An open-source coding agent that works with many model providers."),
         repository="https://github.com/sst/opencode",
         license="MIT",
         distribution=_npx("opencode-ai", "acp"),
@@ -122,3 +125,13 @@ def well_known_rank(agent_id: str) -> int:
     return (
         WELL_KNOWN_ORDER.index(agent_id) if agent_id in WELL_KNOWN_ORDER else len(WELL_KNOWN_ORDER)
     )
+
+
+OUR_DESCRIPTIONS = {agent.id: agent.description for agent in BUILTIN_AGENTS}
+
+
+def described(agent: RegistryAgent) -> str:
+    """What the catalog says of `agent`: our own words in the person's language when it is one
+    of ours (the registry's entry for it included), else its registry's description."""
+    ours = OUR_DESCRIPTIONS.get(agent.id)
+    return _(ours) if ours else agent.description

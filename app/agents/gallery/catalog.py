@@ -7,7 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
-from app.agents.gallery.builtin import KNOWN_PROGRAMS, LAUNCHER_NAMES, icon_for, well_known_rank
+from app.agents.gallery.builtin import (
+    KNOWN_PROGRAMS,
+    LAUNCHER_NAMES,
+    described,
+    icon_for,
+    well_known_rank,
+)
 from app.agents.gallery.detection import Found
 from app.agents.gallery.installs import Installed
 from app.agents.gallery.registry_file import BinaryTarget, PackageDist, RegistryAgent
@@ -109,7 +115,7 @@ def _registry_offer(agent: RegistryAgent, s: Situation) -> Offer:
         id=agent.id,
         name=agent.name,
         version=agent.version,
-        description=one_line(agent.description),
+        description=one_line(described(agent)),
         icon=icon_for(agent.id, agent.name),
         kind=kind,
         installed=installed,

@@ -17,6 +17,7 @@ from app.agents.gallery.registry_file import RegistryAgent
 from app.agents.gallery.versions import newer, newest
 from app.config.model import AgentDef
 from app.core.errors import UserError
+from app.i18n import set_language
 from app.models.gallery import CatalogEntry
 
 LAUNCHER = ["/app/scripts/agents.sh"]
@@ -246,3 +247,20 @@ def test_the_builtin_icons_need_no_emoji_font() -> None:
     icons = [*ICONS.values(), *(known.icon for known in KNOWN_PROGRAMS)]
     assert icons
     assert [icon for icon in icons if any(ord(c) >= 0x1F000 for c in icon)] == []
+
+
+def test_our_agents_are_described_in_the_person_s_language_and_the_others_as_their_registry_says(
+    tmp_path: Path,
+) -> None:
+    from_registry = [
+        BUILTIN_AGENTS[0].model_copy(update={"description": "The registry's own words."}),
+        binary(),
+    ]
+    set_language("fr")  # tests/conftest.py sets English back after each test
+    entries = {o.entry.id: o.entry for o in offers(situation(tmp_path, agents=from_registry))}
+    assert entries["claude-acp"].description == (
+        "L’agent de code d’Anthropic, par son adaptateur ACP."
+    )
+    assert entries["tool"].description == "Does things."  # not ours: the registry's, one line
+    offline = [o.entry for o in offers(situation(tmp_path))]
+    assert all(e.description and not e.description.isascii() for e in offline), offline
