@@ -1,7 +1,8 @@
 """Switching the language in the real window (#16 item 10): what is on screen follows at once —
 the settings' problems (worded by the backend) are asked for again in the new language, code
-blocks' Copy buttons are relabelled both ways, and the channel's Delete button is a verb in
-French. The switch is made from outside the app, as an edit of the configuration file."""
+blocks' Copy buttons are relabelled both ways, the channel's Delete button is a verb in
+French, and the welcome's agents are described in French (the catalog asked again). The switch
+is made from outside the app, as an edit of the configuration file."""
 
 from __future__ import annotations
 
@@ -58,6 +59,18 @@ def test_the_settings_problems_are_in_the_new_language_at_once(window: Page, con
     expect(problem).not_to_contain_text("must be one of")
     switch_to(page, config, "en", "Settings")
     expect(problem).to_contain_text("must be one of", timeout=WAIT)
+
+
+def test_the_welcome_s_agents_are_described_in_the_new_language(window: Page, config: Path) -> None:
+    page = window
+    codex = page.locator("[data-testid=welcome-add][data-id=codex-acp]")
+    expect(codex).to_have_attribute("title", "OpenAI's coding agent, through Zed's ACP adapter.")
+    switch_to(page, config, "fr", "Paramètres")
+    # The backend's words (the catalog), asked again: not only the page's own ("Ajouter …").
+    expect(codex).to_have_attribute(
+        "title", "L’agent de code d’OpenAI, par l’adaptateur ACP de Zed.", timeout=WAIT
+    )
+    expect(codex).to_contain_text("Ajouter Codex CLI")
 
 
 def test_code_block_buttons_and_the_delete_button_follow_the_language(
