@@ -38,6 +38,10 @@ MENU = "[data-testid=conversation-menu]"
 WAIT = 30_000
 CHANNEL = "design-review"
 LONG_TITLE = "Beta, the careful reviewer of pull requests"
+# Both long: at 760 px the whole @handle pushed the state badge and the "⋯" out of the window.
+LONG_HANDLE = "gamma-who-reads-every-diff-twice-at-noon"  # 40: the longest a name may be
+HANDLED_TITLE = "Gamma, the second reader of every change"
+HANDLE_MIN = 48  # px: ui/src/conversation/headerMeasure.ts
 TITLE_CAP = 180  # px: ui/src/conversation/headerMeasure.ts
 # The sidebar lists an agent under Agents or, once it has a conversation, Direct messages.
 AGENT_ROW = "[data-testid=agent-item], [data-testid=direct-item]"
@@ -143,6 +147,7 @@ def config_text(language: str) -> str:
         "  - name: demo\n    builtin: demo\n    title: Demo\n"
         + agent_yaml("alpha", title="Alpha")
         + agent_yaml("beta", "usage", title=LONG_TITLE)
+        + agent_yaml(LONG_HANDLE, title=HANDLED_TITLE)
     )
 
 
@@ -455,6 +460,45 @@ def test_a_long_name_keeps_a_readable_width_and_says_itself_whole(
         if width == 1920:
             assert name["shown"] >= name["whole"], name
         shoot(page, shots, "en", width, "long-name")
+
+
+# The routing line under the composer ("› @gamma-… will answer"): its chevron and its first
+# words on one line (the chevron, a block, stood alone on its line above the sentence).
+ROUTING_FIRST_LINE = """() => {
+  const preview = document.querySelector('[data-testid=routing-preview]');
+  const icon = preview.querySelector('svg');
+  const walker = document.createTreeWalker(preview, NodeFilter.SHOW_TEXT,
+    { acceptNode: (n) => (n.textContent.trim() ? 1 : 3) });
+  const range = document.createRange();
+  range.selectNodeContents(walker.nextNode());
+  return { icon: icon.getBoundingClientRect().top, text: range.getClientRects()[0].top };
+}"""
+LONG_HANDLE_SHOWN = """() => {
+  const handle = document.querySelector('[data-testid=conversation-header] .handle');
+  return { shown: handle.clientWidth, whole: handle.scrollWidth, tip: handle.title };
+}"""
+
+
+@pytest.mark.parametrize("language_window", ["en"], indirect=True)
+def test_a_long_handle_gives_way_and_keeps_the_header_in_the_window(
+    app: tuple[Page, str], shots: Path
+) -> None:
+    page, _language = app
+    open_conversation(page, AGENT_ROW, HANDLED_TITLE)
+    for width, height in WIDTHS:
+        resize(page, width, height)
+        check_header(page, HANDLED_TITLE, DIRECT_ACTIONS, long_title=True)
+        handle = page.evaluate(LONG_HANDLE_SHOWN)
+        assert handle["tip"] == f"@{LONG_HANDLE}"
+        assert handle["shown"] >= min(handle["whole"], HANDLE_MIN) - 1, handle
+        name = page.evaluate(LONG_NAME)  # the handle gives way first: the title keeps its cap
+        assert name["shown"] >= min(name["whole"], TITLE_CAP) - 1, name
+        lines = page.evaluate(ROUTING_FIRST_LINE)
+        assert abs(lines["icon"] - lines["text"]) < 8, (width, lines)
+        if width == 1920:
+            assert handle["shown"] >= handle["whole"], handle  # whole where there is room
+            assert name["shown"] >= name["whole"], name
+        shoot(page, shots, "en", width, "long-handle")
 
 
 BUDGET_CHANNEL = "hand-off-budget-of-a-long-named-channel"

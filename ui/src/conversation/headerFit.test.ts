@@ -38,13 +38,11 @@ describe("foldActions", () => {
 });
 
 describe("nameWidth", () => {
-  it("caps only the title's text", () => {
-    const parts = [
-      { width: 400, shrinks: true },
-      { width: 40, shrinks: false },
-      { width: 60, shrinks: false },
-    ];
-    expect(nameWidth(parts, 8, 180)).toBe(180 + 40 + 60 + 16);
-    expect(nameWidth([{ width: 30, shrinks: true }], 8, 180)).toBe(30);
+  it("caps only the parts that ellipsize, each at its own cap", () => {
+    const parts = [{ width: 400, cap: 180 }, { width: 40 }, { width: 60 }];
+    expect(nameWidth(parts, 8)).toBe(180 + 40 + 60 + 16);
+    expect(nameWidth([{ width: 30, cap: 180 }], 8)).toBe(30);
+    // A long @handle gives way too: the title's cap, the handle's minimum, the badge whole.
+    expect(nameWidth([{ width: 300, cap: 180 }, { width: 280, cap: 48 }, { width: 50 }], 8)).toBe(180 + 48 + 50 + 16);
   });
 });

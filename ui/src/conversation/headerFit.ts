@@ -50,9 +50,11 @@ export function foldActions(slots: Slot[], room: Room): string[] {
   return folded;
 }
 
-/** How wide the name needs to be: each part at its natural width, the title's text up to `cap`
- *  (past it, it ellipsizes). */
-export function nameWidth(parts: { width: number; shrinks: boolean }[], gap: number, cap: number): number {
-  const widths = parts.filter((part) => part.width > 0).map((part) => (part.shrinks ? Math.min(part.width, cap) : part.width));
+/** How wide the name needs to be: each part at its natural width, a part with a `cap` (the
+ *  title's text, the @handle) up to it (past it, that part ellipsizes). */
+export function nameWidth(parts: { width: number; cap?: number }[], gap: number): number {
+  const widths = parts
+    .filter((part) => part.width > 0)
+    .map((part) => (part.cap === undefined ? part.width : Math.min(part.width, part.cap)));
   return widths.reduce((sum, width) => sum + width, 0) + Math.max(0, widths.length - 1) * gap;
 }

@@ -3,7 +3,8 @@
 // that appears, a picker's value, a rename), sets the name's minimum width and folds the
 // actions that do not fit. The header marks its parts:
 //   [data-fit-titles]  the name and subtitle block (its min-width is set here);
-//   [data-fit-name]    the name's line: its children are measured, `.title-text` may ellipsize;
+//   [data-fit-name]    the name's line: its children are measured, `.title-text` and `.handle`
+//                      may ellipsize;
 //   [data-fit-actions] the actions' row, whose `[data-action]` boxes are the actions;
 //   [data-fit-more]    the "⋯" menu, when shown (else MORE_WIDTH is reserved for it).
 import type { Attachment } from "svelte/attachments";
@@ -11,6 +12,15 @@ import { foldActions, nameWidth, type Slot } from "./headerFit";
 
 /** Past this, the title's text ellipsizes (about 18 characters of the header's title font). */
 export const TITLE_CAP = 180;
+/** What a long @handle keeps when room is short ("@gam…"): it gives way before the title (a
+ *  whole 40-character handle pushed the state badge and the "⋯" out of a 760 px window). */
+export const HANDLE_MIN = 48;
+
+function capOf(part: Element): number | undefined {
+  if (part.classList.contains("title-text")) return TITLE_CAP;
+  if (part.classList.contains("handle")) return HANDLE_MIN;
+  return undefined;
+}
 const MORE_WIDTH = 32;
 
 function widthOf(element: Element | null): number {
@@ -28,10 +38,15 @@ function measure(header: HTMLElement, moreAlways: boolean): string[] {
   if (!titles || !actions) return [];
   const more = header.querySelector<HTMLElement>("[data-fit-more]");
   const parts = [...(name?.children ?? [])].map((part) => {
-    const shrinks = part.classList.contains("title-text");
-    return { width: shrinks ? part.scrollWidth : widthOf(part), shrinks };
+    const cap = capOf(part);
+    const width = cap === undefined ? widthOf(part) : part.scrollWidth;
+    // The handle shrinks first (its CSS), down to this; CSS cannot say "48 px or its own width".
+    if (part.classList.contains("handle") && part instanceof HTMLElement) {
+      part.style.minWidth = `${Math.min(width, HANDLE_MIN)}px`;
+    }
+    return { width, cap };
   });
-  const need = Math.ceil(nameWidth(parts, name ? gapOf(name) : 0, TITLE_CAP));
+  const need = Math.ceil(nameWidth(parts, name ? gapOf(name) : 0));
   titles.style.minWidth = `${need}px`;
 
   const style = getComputedStyle(header);
