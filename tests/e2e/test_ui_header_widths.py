@@ -440,6 +440,16 @@ LONG_NAME = """() => {
 }"""
 
 
+def assert_the_title_keeps_its_cap(page: Page, title: str, width: int) -> None:
+    """Cut only past the cap: at least TITLE_CAP px of the title shows, whole where there is
+    room (1920 px), and its tooltip says it whole."""
+    name = page.evaluate(LONG_NAME)
+    assert name["text"] == title and name["tip"] == title
+    assert name["shown"] >= min(name["whole"], TITLE_CAP) - 1, name
+    if width == 1920:
+        assert name["shown"] >= name["whole"], name
+
+
 @pytest.mark.parametrize("language_window", ["en"], indirect=True)
 def test_a_long_name_keeps_a_readable_width_and_says_itself_whole(
     app: tuple[Page, str], shots: Path
@@ -453,12 +463,7 @@ def test_a_long_name_keeps_a_readable_width_and_says_itself_whole(
     for width, height in WIDTHS:
         resize(page, width, height)
         check_header(page, LONG_TITLE, DIRECT_ACTIONS | {"usage"}, long_title=True)
-        name = page.evaluate(LONG_NAME)
-        assert name["text"] == LONG_TITLE and name["tip"] == LONG_TITLE
-        # Cut only past the cap: at least TITLE_CAP px of it shows, whole where there is room.
-        assert name["shown"] >= min(name["whole"], TITLE_CAP) - 1, name
-        if width == 1920:
-            assert name["shown"] >= name["whole"], name
+        assert_the_title_keeps_its_cap(page, LONG_TITLE, width)
         shoot(page, shots, "en", width, "long-name")
 
 
@@ -488,16 +493,14 @@ def test_a_long_handle_gives_way_and_keeps_the_header_in_the_window(
     for width, height in WIDTHS:
         resize(page, width, height)
         check_header(page, HANDLED_TITLE, DIRECT_ACTIONS, long_title=True)
+        assert_the_title_keeps_its_cap(page, HANDLED_TITLE, width)  # the handle gave way first
         handle = page.evaluate(LONG_HANDLE_SHOWN)
         assert handle["tip"] == f"@{LONG_HANDLE}"
         assert handle["shown"] >= min(handle["whole"], HANDLE_MIN) - 1, handle
-        name = page.evaluate(LONG_NAME)  # the handle gives way first: the title keeps its cap
-        assert name["shown"] >= min(name["whole"], TITLE_CAP) - 1, name
-        lines = page.evaluate(ROUTING_FIRST_LINE)
-        assert abs(lines["icon"] - lines["text"]) < 8, (width, lines)
         if width == 1920:
             assert handle["shown"] >= handle["whole"], handle  # whole where there is room
-            assert name["shown"] >= name["whole"], name
+        lines = page.evaluate(ROUTING_FIRST_LINE)
+        assert abs(lines["icon"] - lines["text"]) < 8, (width, lines)
         shoot(page, shots, "en", width, "long-handle")
 
 
