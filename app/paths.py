@@ -104,10 +104,10 @@ def child_environment(
     if env.pop(ARENAS_SET_BY_US, None) is not None:
         env.pop("MALLOC_ARENA_MAX", None)
     engine_flags = env.pop(ENGINE_FLAGS_BEFORE_US, None)  # the person's value, "" for none
-    if engine_flags is not None:
+    if engine_flags:
         env[ENGINE_FLAGS] = engine_flags
-        if not engine_flags:
-            env.pop(ENGINE_FLAGS)
+    elif engine_flags is not None:
+        env.pop(ENGINE_FLAGS, None)
     if not (is_frozen() if frozen is None else frozen):
         return env
     for name in _BUNDLE_LIBRARY_PATHS:
